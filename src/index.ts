@@ -1,0 +1,10 @@
+export type {
+  Alert,
+  AlertRequest,
+  Pipe,
+  PipeSettings,
+  PipeSettingsUpdate,
+  ReversePrivateEndpoint,
+  ReversePrivateEndpointRequest,
+  Service,
+} from "./types.js";

@@ -1,0 +1,56 @@
+// Type-level tests of the generated contract types: checked by `tsc` in `npm test`, never run.
+// Each @ts-expect-error fails the type check if the line it guards starts to compile.
+import type { AlertRequest, PipeSettings, PipeSettingsUpdate, ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../../src/index.js";
+
+export const settingsUpdate: PipeSettingsUpdate = { streaming_max_insert_wait_ms: 5000, engine_parallel_view_processing: null };
+export const resetAll: PipeSettingsUpdate = {};
+
+// @ts-expect-error a settings value is a number or null, never a string
+export const stringSetting: PipeSettingsUpdate = { streaming_max_insert_wait_ms: "5000" };
+
+// @ts-expect-error unknown settings fields are rejected
+export const typoSetting: PipeSettingsUpdate = { streaming_max_insert_wait: 5000 };
+
+// @ts-expect-error settings read back carry all twelve fields
+export const partialSettings: PipeSettings = { streaming_max_insert_wait_ms: null };
+
+export const kafkaEndpoint: ReversePrivateEndpointRequest = {
+  type: "KAFKA_MULTI_VPC",
+  kafkaClusterArn: "arn:aws:kafka:eu-west-1:123456789012:cluster/analytics/1",
+  kafkaAuthentication: "SASL_IAM",
+};
+
+// @ts-expect-error a KAFKA_MULTI_VPC endpoint needs kafkaClusterArn
+export const kafkaWithoutArn: ReversePrivateEndpointRequest = { type: "KAFKA_MULTI_VPC", kafkaAuthentication: "SASL_IAM" };
+
+// @ts-expect-error a VPC_ENDPOINT_SERVICE endpoint takes no Kafka cluster
+export const mixedTypes: ReversePrivateEndpointRequest = { type: "VPC_ENDPOINT_SERVICE", vpcEndpointServiceName: "svc", kafkaClusterArn: "arn" };
+
+// @ts-expect-error the endpoint type is one of three values
+export const unknownType: ReversePrivateEndpointRequest = { type: "VPC_PEERING", vpcEndpointServiceName: "svc" };
+
+export const tileAlert: AlertRequest = {
+  source: "tile",
+  dashboardId: "65f1c2d3e4b5a69788796a10",
+  tileId: "error-rate",
+  threshold: 100,
+  thresholdType: "above",
+  interval: "5m",
+  channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
+};
+
+// @ts-expect-error a tile alert needs dashboardId
+export const tileWithoutDashboard: AlertRequest = {
+  source: "tile",
+  tileId: "error-rate",
+  threshold: 100,
+  thresholdType: "above",
+  interval: "5m",
+  channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
+};
+
+// @ts-expect-error interval is one of the eight known durations
+export const oddInterval: AlertRequest = { ...tileAlert, interval: "7m" };
+
+// Responses stay open: a status the contract does not know yet is still a valid value.
+export const futureStatus: ReversePrivateEndpoint["status"] = "Migrating";
