@@ -1,0 +1,68 @@
+// `npm test`: type-check, run vitest once, then print the `N passed, N failed` line CI reads.
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const resultsFile = join(root, "build/test-results.json");
+
+/** Runs a Node script from the repo root with inherited stdio; resolves to a shell-style exit code. */
+function run(script, args) {
+  const child = spawn(process.execPath, [join(root, script), ...args], { cwd: root, stdio: "inherit" });
+  // Pass a kill aimed at this script on to the child, so vitest still stops Prism.
+  const forward = (signal) => child.kill(signal);
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  return new Promise((resolve) => {
+    child.on("exit", (code, signal) => {
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      resolve(signal ? 128 + constants.signals[signal] : code ?? 1);
+    });
+  });
+}
+
+function readCounts() {
+  try {
+    const results = JSON.parse(readFileSync(resultsFile, "utf8"));
+    return {
+      passed: results.numPassedTests,
+      failed: results.numFailedTests,
+      skipped: results.numPendingTests + results.numTodoTests,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function report(passed, failed, skipped) {
+  console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}`);
+}
+
+const tscCode = await run("node_modules/typescript/bin/tsc", ["--noEmit", "-p", "tsconfig.json"]);
+if (tscCode !== 0) {
+  report(0, 1, 0);
+  process.exit(1);
+}
+
+// A stale file from an earlier run must not be mistaken for this run's results.
+rmSync(resultsFile, { force: true });
+const vitestCode = await run("node_modules/vitest/vitest.mjs", [
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile.json=build/test-results.json",
+  ...process.argv.slice(2),
+]);
+
+const counts = readCounts();
+if (counts === undefined) {
+  report(0, 1, 0);
+  process.exit(vitestCode || 1);
+}
+// A run that failed outside any test (an import error, a failing globalSetup) still counts as a failure.
+const failed = vitestCode !== 0 && counts.failed === 0 ? 1 : counts.failed;
+report(counts.passed, failed, counts.skipped);
+process.exit(vitestCode);

@@ -1,0 +1,59 @@
+// The committed bundles and Ajv (JSON Schema 2020-12) validators over them, for the contract tests.
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+
+export type Api = "management" | "alerts";
+
+export const bundles: Record<Api, any> = {
+  management: loadBundle("management"),
+  alerts: loadBundle("alerts"),
+};
+
+function loadBundle(api: Api): any {
+  return JSON.parse(readFileSync(new URL(`../../generated/openapi/${api}.json`, import.meta.url), "utf8"));
+}
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+// OpenAPI keywords (discriminator, example) are not JSON Schema: strict mode off so Ajv ignores them.
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+for (const api of Object.keys(bundles) as Api[]) {
+  ajv.addSchema({ $id: `${api}.json`, components: bundles[api].components });
+}
+
+/** A validator for the schema at `pointer` (e.g. `#/components/schemas/Pipe`) of an API's bundle. */
+export function validatorAt(api: Api, pointer: string): ValidateFunction {
+  const validate = ajv.getSchema(`${api}.json${pointer}`);
+  if (!validate) throw new Error(`no schema at ${api}.json${pointer}`);
+  return validate;
+}
+
+/** Validates a value against an inline schema object of the bundle, resolving its refs within the bundle. */
+export function validateAgainst(api: Api, schema: object, value: unknown): { valid: boolean; errors: string } {
+  const validate = ajv.compile({ $id: `${api}-inline-${inlineCount++}.json`, ...rebase(api, schema) });
+  const valid = validate(value) as boolean;
+  return { valid, errors: ajv.errorsText(validate.errors) };
+}
+let inlineCount = 0;
+
+// Inline schemas refer to `#/components/...` of their bundle; point those refs at the registered bundle.
+function rebase(api: Api, schema: object): object {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', `"$ref":"${api}.json#/`));
+}
+
+/** Follows a local `$ref` (`#/components/...`) inside a bundle; returns other values unchanged. */
+export function resolve(api: Api, node: any): any {
+  if (node && typeof node.$ref === "string" && node.$ref.startsWith("#/")) {
+    const target = node.$ref
+      .slice(2)
+      .split("/")
+      .map((part: string) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .reduce((at: any, part: string) => at?.[part], bundles[api]);
+    if (target === undefined) throw new Error(`unresolved ${node.$ref} in ${api}`);
+    return resolve(api, target);
+  }
+  return node;
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Starts the Prism mock servers once for the whole run; see the module for details.
+    globalSetup: ["test/prism-servers.ts"],
+    // Requests go to local Prism processes that can be slow on a busy 2-core machine.
+    testTimeout: 20_000,
+  },
+});
