@@ -1,3 +1,24 @@
+// The package's public entry point.
+export { createManagementClient, type ManagementClient } from "./management-client.js";
+export { createAlertsClient, type AlertsClient } from "./alerts-client.js";
+export {
+  ApiError,
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  IngestionError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RequestValidationError,
+  ResponseValidationError,
+  TimeoutError,
+  type ValidationIssue,
+} from "./errors.js";
+export type { ApiPromise, WithResponse } from "./api-promise.js";
+export type { AlertsClientOptions, CommonClientOptions, ManagementClientOptions, RequestOptions } from "./client-options.js";
+export type { Logger, LogLevel } from "./logging.js";
 export type {
   Alert,
   AlertRequest,

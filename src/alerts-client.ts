@@ -1,0 +1,29 @@
+// The alerting interface (B, /api/v2, Bearer): threshold alerts.
+import { validators } from "../generated/validators/alerts.js";
+import type { paths } from "../generated/types/alerts.js";
+import { type AlertsClientOptions, assertHeaderSafe, checkedBaseUrl, fromOptionOrEnvironment, resolveCommonOptions } from "./client-options.js";
+import { alertsResource } from "./resources/alerts.js";
+import { createTransport } from "./transport.js";
+
+const factory = "createAlertsClient";
+
+export type AlertsClient = ReturnType<typeof createAlertsClient>;
+
+export function createAlertsClient(options: AlertsClientOptions = {}) {
+  const token = assertHeaderSafe(factory, "token", fromOptionOrEnvironment(factory, "token", options.token, "INGESTION_ALERTS_TOKEN"));
+  const baseUrl = fromOptionOrEnvironment(factory, "baseUrl", options.baseUrl, "INGESTION_ALERTS_URL");
+
+  const transport = createTransport<paths>({
+    ...resolveCommonOptions(factory, options),
+    baseUrl: checkedBaseUrl(factory, "INGESTION_ALERTS_URL", baseUrl, options.allowInsecureHttp ?? false),
+    authorization: `Bearer ${token}`,
+    validators,
+    envelope: "data",
+  });
+
+  return {
+    ...alertsResource(transport),
+    /** openapi-fetch client typed by path, with the same authorization, retries and timeouts. */
+    raw: transport.raw,
+  };
+}

@@ -1,0 +1,49 @@
+// The promise every SDK method returns: awaits to the resource, and offers the raw Response beside it.
+
+/** A successful call's resource together with the response it came from. */
+export interface WithResponse<T> {
+  data: T;
+  /** The HTTP response (its body has already been read). */
+  response: Response;
+  /** The request's ID: the body's `requestId` (management) or the `x-request-id` header. */
+  requestId: string | undefined;
+}
+
+export class ApiPromise<T> implements PromiseLike<T> {
+  readonly #result: Promise<WithResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  constructor(result: Promise<WithResponse<T>>) {
+    this.#result = result;
+  }
+
+  /** The resource with its `Response` and request ID. */
+  withResponse(): Promise<WithResponse<T>> {
+    return this.#result;
+  }
+
+  // Derived on first use, so a caller who only uses withResponse() gets no second, unhandled rejection.
+  #dataPromise(): Promise<T> {
+    this.#data ??= this.#result.then((result) => result.data);
+    return this.#data;
+  }
+
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#dataPromise().then(onfulfilled, onrejected);
+  }
+
+  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#dataPromise().catch(onrejected);
+  }
+
+  finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#dataPromise().finally(onfinally);
+  }
+
+  get [Symbol.toStringTag](): string {
+    return "ApiPromise";
+  }
+}

@@ -1,0 +1,128 @@
+// What a client can be configured with, and how options, the environment and defaults combine.
+import { IngestionError } from "./errors.js";
+import { createLog, type Logger, type LogLevel } from "./logging.js";
+
+/** Options shared by both clients. */
+export interface CommonClientOptions {
+  /** Scheme, host and port of the interface, without a path (`https://api.example.com`). */
+  baseUrl?: string;
+  /** Time allowed for each attempt, headers and body, in milliseconds. Default 60 000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for failures that are safe to retry. Default 2. */
+  maxRetries?: number;
+  /** The `fetch` to send requests with. Default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Check path, query and body against the contract before sending. Default true. */
+  validateRequests?: boolean;
+  /** Check each successful response body against the contract. Default false. */
+  validateResponses?: boolean;
+  /** Where log lines go. Default `console`. */
+  logger?: Logger;
+  /** Default `off`. `info` logs every attempt, `warn` retried ones, `error` failed calls. */
+  logLevel?: LogLevel;
+  /** Allow `http://` to a host other than loopback. Credentials then travel in clear text. Default false. */
+  allowInsecureHttp?: boolean;
+}
+
+export interface ManagementClientOptions extends CommonClientOptions {
+  /** API key ID. Default: `INGESTION_API_KEY_ID`. */
+  keyId?: string;
+  /** API key secret. Default: `INGESTION_API_KEY_SECRET`. */
+  keySecret?: string;
+  /** Organization used when a call names none. Default: `INGESTION_ORGANIZATION_ID`. */
+  organizationId?: string;
+}
+
+export interface AlertsClientOptions extends CommonClientOptions {
+  /** Bearer token. Default: `INGESTION_ALERTS_TOKEN`. */
+  token?: string;
+}
+
+/** Per-call options; each overrides the client's setting for this call only. */
+export interface RequestOptions {
+  /** Aborts the call at once, with no retry; the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  maxRetries?: number;
+  /** Extra request headers. `Authorization` is the client's and cannot be replaced here. */
+  headers?: Record<string, string>;
+}
+
+// Read without importing `node:process`, so the client also runs in browsers, Deno and Bun.
+function environment(name: string): string | undefined {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
+  const value = env?.[name];
+  return value === "" ? undefined : value;
+}
+
+/** An option's value, else its environment variable's; a missing one names both. */
+export function fromOptionOrEnvironment(factory: string, option: string, value: string | undefined, variable: string): string {
+  const resolved = value ?? environment(variable);
+  if (resolved === undefined || resolved === "") {
+    throw new IngestionError(`${factory}: missing ${option}; pass { ${option} } or set the environment variable ${variable}`);
+  }
+  return resolved;
+}
+
+export function optionalFromEnvironment(value: string | undefined, variable: string): string | undefined {
+  return value ?? environment(variable);
+}
+
+/** Refuses credentials that could forge or split HTTP headers. The value itself is never echoed. */
+export function assertHeaderSafe(factory: string, option: string, value: string): string {
+  if (/[\r\n\0]/.test(value)) {
+    throw new IngestionError(`${factory}: ${option} contains a line break or NUL character; refusing to send it in a header`);
+  }
+  return value;
+}
+
+const loopbackHosts = new Set(["localhost", "[::1]"]);
+
+function isLoopback(hostname: string): boolean {
+  return loopbackHosts.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** A usable base URL: http(s), no credentials, no trailing slash; plain http only to loopback unless allowed. */
+export function checkedBaseUrl(factory: string, variable: string, baseUrl: string, allowInsecureHttp: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new IngestionError(`${factory}: baseUrl (or ${variable}) is not a valid URL: ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new IngestionError(`${factory}: baseUrl must use https:// (or http:// to a loopback host), not ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new IngestionError(`${factory}: baseUrl must not carry credentials; pass them as options instead`);
+  }
+  if (url.search || url.hash) {
+    throw new IngestionError(`${factory}: baseUrl must not have a query or a fragment`);
+  }
+  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowInsecureHttp) {
+    throw new IngestionError(
+      `${factory}: refusing plain http:// to ${url.hostname}: credentials would travel in clear text; use https:// or pass allowInsecureHttp: true`,
+    );
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+export function checkedCount(factory: string, option: string, value: number, minimum: number): number {
+  if (!Number.isFinite(value) || value < minimum || (option === "maxRetries" && !Number.isInteger(value))) {
+    throw new IngestionError(`${factory}: ${option} must be ${option === "maxRetries" ? "an integer" : "a number"} >= ${minimum}, got ${value}`);
+  }
+  return value;
+}
+
+/** The transport settings both clients resolve the same way. */
+export function resolveCommonOptions(factory: string, options: CommonClientOptions) {
+  return {
+    // Called detached: a browser's fetch throws "Illegal invocation" when called as a method of another object.
+    fetch: options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)),
+    timeoutMs: checkedCount(factory, "timeoutMs", options.timeoutMs ?? 60_000, 1),
+    maxRetries: checkedCount(factory, "maxRetries", options.maxRetries ?? 2, 0),
+    validateRequests: options.validateRequests ?? true,
+    validateResponses: options.validateResponses ?? false,
+    log: createLog(options.logger ?? console, options.logLevel ?? "off"),
+  };
+}

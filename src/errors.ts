@@ -1,0 +1,126 @@
+// One error tree for everything the SDK throws. Messages carry what helps a human act, never a secret.
+
+/** Base class of every error the SDK throws. */
+export class IngestionError extends Error {
+  override name = "IngestionError";
+}
+
+/** A field that breaks the contract: a JSON pointer (`/streaming_max_insert_wait_ms`) and the rule in words. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+function listIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => `${issue.path || "(body)"} ${issue.message}`).join("; ");
+}
+
+/** The request breaks the contract; nothing was sent. */
+export class RequestValidationError extends IngestionError {
+  override name = "RequestValidationError";
+  constructor(
+    readonly operation: string,
+    readonly issues: readonly ValidationIssue[],
+  ) {
+    super(`Invalid request for ${operation}, nothing was sent: ${listIssues(issues)}`);
+  }
+}
+
+/** The response breaks the contract (only with `validateResponses: true`). */
+export class ResponseValidationError extends IngestionError {
+  override name = "ResponseValidationError";
+  constructor(
+    readonly operation: string,
+    readonly issues: readonly ValidationIssue[],
+    readonly requestId: string | undefined,
+  ) {
+    super(`Response of ${operation} breaks the contract: ${listIssues(issues)}${requestSuffix(requestId)}`);
+  }
+}
+
+/** No response arrived: the connection was refused, reset, or failed otherwise. */
+export class ConnectionError extends IngestionError {
+  override name = "ConnectionError";
+}
+
+/** An attempt took longer than `timeoutMs`. */
+export class TimeoutError extends IngestionError {
+  override name = "TimeoutError";
+}
+
+function requestSuffix(requestId: string | undefined): string {
+  return requestId ? ` (request id ${requestId})` : "";
+}
+
+/** The server answered with an HTTP status of 400 or more. */
+export class ApiError extends IngestionError {
+  override name = "ApiError";
+  constructor(
+    readonly status: number,
+    /** The parsed JSON body, or the text when it is not JSON. */
+    readonly body: unknown,
+    readonly headers: Headers,
+    readonly requestId: string | undefined,
+    operation: string,
+  ) {
+    super(`${operation} failed with HTTP ${status}${serverMessage(body)}${requestSuffix(requestId)}`);
+  }
+}
+
+// The server's own words: `error` (management), `message` (alerting), or a short plain-text body.
+function serverMessage(body: unknown): string {
+  if (body && typeof body === "object") {
+    const { error, message } = body as { error?: unknown; message?: unknown };
+    const text = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
+    return text ? `: ${text}` : "";
+  }
+  return typeof body === "string" && body.trim() ? `: ${body.trim().slice(0, 200)}` : "";
+}
+
+export class BadRequestError extends ApiError {
+  override name = "BadRequestError";
+}
+export class AuthenticationError extends ApiError {
+  override name = "AuthenticationError";
+}
+export class PermissionDeniedError extends ApiError {
+  override name = "PermissionDeniedError";
+}
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+}
+export class InternalServerError extends ApiError {
+  override name = "InternalServerError";
+}
+
+/** HTTP 429. `retryAfterMs` is the wait the server asked for, when it said. */
+export class RateLimitError extends ApiError {
+  override name = "RateLimitError";
+  readonly retryAfterMs: number | undefined;
+  constructor(status: number, body: unknown, headers: Headers, requestId: string | undefined, operation: string, retryAfterMs: number | undefined) {
+    super(status, body, headers, requestId, operation);
+    this.retryAfterMs = retryAfterMs;
+    if (retryAfterMs !== undefined) this.message += `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+  }
+}
+
+const errorByStatus: Record<number, typeof ApiError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+};
+
+/** The error class for an HTTP status: 400, 401, 403, 404, 429 and >= 500 have their own; others are ApiError. */
+export function apiErrorFor(
+  status: number,
+  body: unknown,
+  headers: Headers,
+  requestId: string | undefined,
+  operation: string,
+  retryAfterMs: number | undefined,
+): ApiError {
+  if (status === 429) return new RateLimitError(status, body, headers, requestId, operation, retryAfterMs);
+  const ErrorClass = status >= 500 ? InternalServerError : (errorByStatus[status] ?? ApiError);
+  return new ErrorClass(status, body, headers, requestId, operation);
+}

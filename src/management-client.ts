@@ -1,0 +1,60 @@
+// The management interface (A, /v1, HTTP Basic): services, reverse private endpoints, pipes.
+import { validators } from "../generated/validators/management.js";
+import type { paths } from "../generated/types/management.js";
+import {
+  assertHeaderSafe,
+  checkedBaseUrl,
+  fromOptionOrEnvironment,
+  type ManagementClientOptions,
+  optionalFromEnvironment,
+  resolveCommonOptions,
+} from "./client-options.js";
+import { IngestionError } from "./errors.js";
+import { pipesResource } from "./resources/pipes.js";
+import { reversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
+import { servicesResource } from "./resources/services.js";
+import { createTransport } from "./transport.js";
+
+const factory = "createManagementClient";
+
+export type ManagementClient = ReturnType<typeof createManagementClient>;
+
+export function createManagementClient(options: ManagementClientOptions = {}) {
+  const keyId = assertHeaderSafe(factory, "keyId", fromOptionOrEnvironment(factory, "keyId", options.keyId, "INGESTION_API_KEY_ID"));
+  const keySecret = assertHeaderSafe(
+    factory,
+    "keySecret",
+    fromOptionOrEnvironment(factory, "keySecret", options.keySecret, "INGESTION_API_KEY_SECRET"),
+  );
+  if (keyId.includes(":")) throw new IngestionError(`${factory}: keyId must not contain ":" (HTTP Basic separates ID and secret with it)`);
+  const baseUrl = fromOptionOrEnvironment(factory, "baseUrl", options.baseUrl, "INGESTION_API_URL");
+  const defaultOrganizationId = optionalFromEnvironment(options.organizationId, "INGESTION_ORGANIZATION_ID");
+
+  const transport = createTransport<paths>({
+    ...resolveCommonOptions(factory, options),
+    baseUrl: checkedBaseUrl(factory, "INGESTION_API_URL", baseUrl, options.allowInsecureHttp ?? false),
+    authorization: `Basic ${base64(`${keyId}:${keySecret}`)}`,
+    validators,
+    envelope: "result",
+  });
+  // A call's own organizationId wins; otherwise the client's default (validation reports it if neither is set).
+  const withOrganization = <P>(params: P): P => {
+    const own = (params as { organizationId?: string }).organizationId;
+    return own === undefined && defaultOrganizationId !== undefined ? { ...params, organizationId: defaultOrganizationId } : params;
+  };
+
+  return {
+    services: servicesResource(transport, withOrganization),
+    reversePrivateEndpoints: reversePrivateEndpointsResource(transport, withOrganization),
+    pipes: pipesResource(transport, withOrganization),
+    /** openapi-fetch client typed by path, with the same authorization, retries and timeouts. */
+    raw: transport.raw,
+  };
+}
+
+// UTF-8 safe, unlike btoa on its own; both exist in Node, browsers, Deno and Bun.
+function base64(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}

@@ -1,0 +1,53 @@
+// When an attempt may be repeated, and how long to wait first.
+import { ConnectionError, TimeoutError } from "./errors.js";
+
+/** Statuses worth another attempt of an idempotent request (GET, PUT). */
+const retryableStatuses = new Set([408, 429, 500, 502, 503, 504]);
+
+/** The longest `Retry-After` the client waits for; a longer one fails at once with the wait attached. */
+export const maxRetryAfterMs = 60_000;
+
+const initialBackoffMs = 500;
+const maxBackoffMs = 8_000;
+
+/**
+ * Whether a response status may be retried. A POST (a create) is retried only on 429, which
+ * says the request was not processed; any other failure may hide a resource already created.
+ */
+export function isRetryableStatus(status: number, idempotent: boolean): boolean {
+  return idempotent ? retryableStatuses.has(status) : status === 429;
+}
+
+/**
+ * Whether a failed attempt that got no response may be retried. A timeout or a reset may come after
+ * the server processed the request, so only idempotent requests retry them; a refused connection
+ * means nothing was sent, so any request may.
+ */
+export function isRetryableFailure(error: unknown, idempotent: boolean): boolean {
+  if (error instanceof TimeoutError) return idempotent;
+  if (error instanceof ConnectionError) return idempotent || wasRefused(error.cause);
+  return false;
+}
+
+// undici reports a refused connection as `fetch failed` caused by an error (or, for a host with
+// several addresses, an AggregateError) whose code is ECONNREFUSED. Browsers do not say; then no.
+function wasRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: unknown; errors?: { code?: unknown }[] } } | undefined)?.cause;
+  if (!cause) return false;
+  return cause.code === "ECONNREFUSED" || (cause.errors?.length ? cause.errors.every((e) => e.code === "ECONNREFUSED") : false);
+}
+
+/** Exponential backoff (0.5 s doubling, capped at 8 s) with up to 25% jitter, so clients do not retry in step. */
+export function backoffMs(retry: number, random: () => number = Math.random): number {
+  const base = Math.min(initialBackoffMs * 2 ** retry, maxBackoffMs);
+  return base * (1 - random() * 0.25);
+}
+
+/** `Retry-After` as milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null || value.trim() === "") return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}

@@ -1,0 +1,283 @@
+// The request pipeline every method of both clients goes through: validation, URL, authorization,
+// retries, timeouts, errors, logging and envelope unwrapping. Policy lives here and nowhere else.
+import createClient, { type Client } from "openapi-fetch";
+import { ApiPromise, type WithResponse } from "./api-promise.js";
+import type { RequestOptions } from "./client-options.js";
+import {
+  apiErrorFor,
+  ConnectionError,
+  IngestionError,
+  RequestValidationError,
+  ResponseValidationError,
+  TimeoutError,
+  type ValidationIssue,
+} from "./errors.js";
+import type { Log } from "./logging.js";
+import { backoffMs, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, parseRetryAfter } from "./retry-policy.js";
+import { issuesOf, type OperationValidators } from "./validation.js";
+
+export interface TransportConfig {
+  baseUrl: string;
+  /** The complete `Authorization` header value. */
+  authorization: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxRetries: number;
+  validateRequests: boolean;
+  validateResponses: boolean;
+  log: Log;
+  /** Build-time validators by `METHOD /path/{template}`. */
+  validators: Record<string, OperationValidators>;
+  /** The envelope field that holds the resource: `result` (management) or `data` (alerting). */
+  envelope: "result" | "data";
+}
+
+export type HttpMethod = "GET" | "PUT" | "POST";
+
+export interface CallInput {
+  /** Path and query parameters by name, as the spec names them. */
+  params?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface Transport<Paths extends {}> {
+  /** Sends one operation and resolves to the resource inside the envelope. */
+  call<T>(method: HttpMethod, path: keyof Paths & string, input: CallInput, options?: RequestOptions): ApiPromise<T>;
+  /** An openapi-fetch client over the same base URL, authorization, retries and timeouts. */
+  raw: Client<Paths>;
+}
+
+/** One attempt's complete answer: the response and its body, read within the attempt's time. */
+interface Answer {
+  response: Response;
+  text: string;
+  /** The parsed JSON, or the text when the body is not JSON, or undefined when empty. */
+  body: unknown;
+  json: boolean;
+  requestId: string | undefined;
+}
+
+interface SendPolicy {
+  label: string;
+  idempotent: boolean;
+  signal: AbortSignal | undefined;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** An operation's path template split once per client, not once per call. */
+interface Route {
+  label: string;
+  validators: OperationValidators;
+  pathNames: Set<string>;
+}
+
+export function createTransport<Paths extends {}>(config: TransportConfig): Transport<Paths> {
+  const { baseUrl, authorization, log, fetch: fetchImpl } = config;
+  const routes = new Map<string, Route>();
+
+  function routeFor(method: HttpMethod, path: string): Route {
+    const key = `${method} ${path}`;
+    let route = routes.get(key);
+    if (!route) {
+      const validators = config.validators[key];
+      if (!validators) throw new IngestionError(`unknown operation ${key}`);
+      const pathNames = new Set(Array.from(path.matchAll(/\{(\w+)\}/g), (match) => match[1] as string));
+      route = { label: validators.operationId, validators, pathNames };
+      routes.set(key, route);
+    }
+    return route;
+  }
+
+  async function attempt(url: string, init: RequestInit, policy: SendPolicy): Promise<Answer> {
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), policy.timeoutMs);
+    const signal = policy.signal ? AbortSignal.any([policy.signal, timeout.signal]) : timeout.signal;
+    try {
+      const response = await fetchImpl(url, { ...init, signal });
+      return read(response, await response.text());
+    } catch (error) {
+      if (policy.signal?.aborted) throw policy.signal.reason;
+      if (timeout.signal.aborted) throw new TimeoutError(`${policy.label} timed out after ${policy.timeoutMs} ms`);
+      throw new ConnectionError(`${policy.label} got no complete response: ${describeFailure(error)}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function send(url: string, init: RequestInit, policy: SendPolicy): Promise<Answer> {
+    const path = url.slice(baseUrl.length);
+    for (let retry = 0; ; retry++) {
+      const started = Date.now();
+      const attemptLabel = `${init.method} ${path} attempt ${retry + 1}/${policy.maxRetries + 1}`;
+      let answer: Answer;
+      try {
+        answer = await attempt(url, init, policy);
+      } catch (error) {
+        const again = retry < policy.maxRetries && !policy.signal?.aborted && isRetryableFailure(error, policy.idempotent);
+        log(again ? "warn" : "error", `${attemptLabel}: ${describeFailure(error)} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
+        if (!again) throw error;
+        await sleep(backoffMs(retry), policy.signal);
+        continue;
+      }
+      const { response, requestId } = answer;
+      const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+      const again =
+        !response.ok &&
+        retry < policy.maxRetries &&
+        isRetryableStatus(response.status, policy.idempotent) &&
+        (retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs);
+      const outcome = `${attemptLabel}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
+      log(response.ok ? "info" : again ? "warn" : "error", again ? `${outcome}, retrying` : outcome);
+      if (!again) return answer;
+      await sleep(retryAfterMs ?? backoffMs(retry), policy.signal);
+    }
+  }
+
+  async function execute<T>(method: HttpMethod, path: string, input: CallInput, options: RequestOptions): Promise<WithResponse<T>> {
+    const route = routeFor(method, path);
+    const { label, validators } = route;
+    const params = input.params ?? {};
+    if (config.validateRequests) {
+      const issues = [
+        ...(validators.params ? issuesOf(validators.params, params) : []),
+        ...(validators.body ? issuesOf(validators.body, input.body) : []),
+      ];
+      if (issues.length > 0) throw new RequestValidationError(label, issues);
+    }
+    const url = baseUrl + expandPath(label, path, params) + queryString(params, route.pathNames);
+    const init: RequestInit = { method, headers: requestHeaders(label, options.headers, input.body !== undefined) };
+    if (input.body !== undefined) init.body = JSON.stringify(input.body);
+
+    const answer = await send(url, init, {
+      label,
+      idempotent: method !== "POST",
+      signal: options.signal,
+      timeoutMs: options.timeoutMs ?? config.timeoutMs,
+      maxRetries: options.maxRetries ?? config.maxRetries,
+    });
+
+    const { response, body, requestId } = answer;
+    if (!response.ok) {
+      throw apiErrorFor(response.status, body, response.headers, requestId, label, parseRetryAfter(response.headers.get("retry-after")));
+    }
+    if (!answer.json) {
+      const kind = response.headers.get("content-type") ?? "no content type";
+      const seen = answer.text === "" ? "an empty body" : `${JSON.stringify(answer.text.slice(0, 80))}`;
+      throw new ResponseValidationError(label, [{ path: "", message: `is not JSON (${kind}): ${seen}` }], requestId);
+    }
+    if (config.validateResponses) {
+      const issues = issuesOf(validators.response, body);
+      if (issues.length > 0) throw new ResponseValidationError(label, issues, requestId);
+    }
+    if (!body || typeof body !== "object" || !(config.envelope in body)) {
+      throw new ResponseValidationError(label, [{ path: `/${config.envelope}`, message: "is required" }], requestId);
+    }
+    return { data: (body as Record<string, unknown>)[config.envelope] as T, response, requestId };
+  }
+
+  function requestHeaders(label: string, extra: Record<string, string> | undefined, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = { accept: "application/json" };
+    if (extra) {
+      const issues: ValidationIssue[] = [];
+      for (const [name, value] of Object.entries(extra)) {
+        if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value)) issues.push({ path: `headers/${name.replace(/[\r\n\0]/g, "")}`, message: "must not contain a line break or NUL" });
+        else if (name.toLowerCase() !== "authorization") headers[name] = value;
+      }
+      if (issues.length > 0) throw new RequestValidationError(label, issues);
+    }
+    if (hasBody) headers["content-type"] = "application/json";
+    headers.authorization = authorization;
+    return headers;
+  }
+
+  // The openapi-fetch client for `raw`: same policy; HTTP errors stay openapi-fetch's `{ error }`.
+  async function rawFetch(request: Request): Promise<Response> {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      if (name !== "authorization") headers[name] = value;
+    });
+    headers.authorization = authorization;
+    const init: RequestInit = { method: request.method, headers };
+    if (request.body !== null) init.body = await request.text();
+    const { response, text } = await send(request.url, init, {
+      label: `${request.method} ${new URL(request.url).pathname}`,
+      idempotent: request.method === "GET" || request.method === "PUT",
+      signal: request.signal,
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+    });
+    return new Response(text === "" ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+
+  return {
+    call: <T>(method: HttpMethod, path: keyof Paths & string, input: CallInput, options: RequestOptions = {}) =>
+      new ApiPromise<T>(execute<T>(method, path, input, options)),
+    raw: createClient<Paths>({ baseUrl, fetch: rawFetch }),
+  };
+}
+
+function read(response: Response, text: string): Answer {
+  let body: unknown = text === "" ? undefined : text;
+  let json = false;
+  if (text !== "") {
+    try {
+      body = JSON.parse(text);
+      json = true;
+    } catch {
+      // Not JSON (a plain-text 401, an HTML proxy page, a truncated body): keep the text.
+    }
+  }
+  const bodyRequestId = json && body !== null && typeof body === "object" ? (body as { requestId?: unknown }).requestId : undefined;
+  const requestId = typeof bodyRequestId === "string" ? bodyRequestId : (response.headers.get("x-request-id") ?? undefined);
+  return { response, text, body, json, requestId };
+}
+
+/** Fills a path template; each value becomes exactly one encoded segment. */
+function expandPath(label: string, template: string, params: Record<string, unknown>): string {
+  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined || value === null || value === "") {
+      throw new RequestValidationError(label, [{ path: `/${name}`, message: "is required" }]);
+    }
+    const text = String(value);
+    // URL parsing would collapse these (even percent-encoded) into a different path.
+    if (text === "." || text === "..") {
+      throw new RequestValidationError(label, [{ path: `/${name}`, message: 'must not be "." or ".."' }]);
+    }
+    return encodeURIComponent(text);
+  });
+}
+
+/** Query parameters are the ones not in the path; arrays repeat the name (`filter=a&filter=b`). */
+function queryString(params: Record<string, unknown>, pathNames: Set<string>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (pathNames.has(name) || value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+  }
+  const query = search.toString();
+  return query ? `?${query}` : "";
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}
+
+/** Waits, unless the caller aborts first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
