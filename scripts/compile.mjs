@@ -1,0 +1,82 @@
+// npm run compile: builds the package into dist/ from src/ (and the generated/ modules it imports).
+//   dist/index.js, dist/index.cjs   one bundled ES module and one CommonJS file (esbuild): generated/validators
+//                                   inlined, dependencies (openapi-fetch) left as imports
+//   dist/<path>.d.ts, .d.cts        tsc's declarations for src/ and generated/, tree kept as in the repo;
+//                                   each .d.ts has a .d.cts twin whose relative imports end in .cjs, so
+//                                   `require` consumers get CommonJS-typed declarations (what attw checks)
+// Type errors fail the build (tsconfig.build.json, without @types/node, so nothing Node-only leaks
+// into the declarations), and so does any `node:` import or `require(` in the ES module.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, sep } from "node:path";
+import { build } from "esbuild";
+import ts from "typescript";
+import { root } from "./toolchain.mjs";
+
+const outDir = join(root, "dist");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+rmSync(outDir, { recursive: true, force: true });
+
+// JavaScript. `neutral` assumes no Node built-ins, so an import of one fails the build.
+const common = {
+  absWorkingDir: root,
+  entryPoints: ["src/index.ts"],
+  bundle: true,
+  platform: "neutral",
+  target: "es2022",
+  external: Object.keys(pkg.dependencies ?? {}),
+  legalComments: "none",
+  logLevel: "warning",
+};
+await Promise.all([
+  build({ ...common, format: "esm", outfile: join(outDir, "index.js") }),
+  build({ ...common, format: "cjs", outfile: join(outDir, "index.cjs") }),
+]);
+
+const esm = readFileSync(join(outDir, "index.js"), "utf8");
+for (const [pattern, what] of [[/["']node:/, "a node: import"], [/\brequire\(/, "require("]]) {
+  if (pattern.test(esm)) throw new Error(`compile: dist/index.js contains ${what}; the client must run outside Node`);
+}
+
+// Declarations.
+const parsed = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.build.json"), {}, {
+  ...ts.sys,
+  onUnRecoverableConfigFileDiagnostic: (d) => {
+    throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  },
+});
+const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
+if (diagnostics.length > 0) {
+  const host = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => root, getNewLine: () => "\n" };
+  console.error(ts.formatDiagnosticsWithColorAndContext(diagnostics, host));
+  process.exit(1);
+}
+
+// A .d.cts twin: relative `.js` specifiers (in `from "..."` and `import("...")`) become `.cjs`.
+const toCommonJs = (text) => text.replace(/(\b(?:from|import)\s*\(?\s*)(["'])(\.{1,2}\/[^"'\n]*?)\.js\2/g, "$1$2$3.cjs$2");
+const declarations = [];
+function writeDeclaration(file, text) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  writeFileSync(file.replace(/\.d\.ts$/, ".d.cts"), toCommonJs(text));
+  declarations.push(relative(root, file));
+}
+
+const emitted = program.emit(undefined, (file, text) => {
+  if (file.endsWith(".d.ts")) writeDeclaration(file, text);
+});
+if (emitted.emitSkipped) throw new Error("compile: tsc skipped the declaration emit");
+
+// Hand-written or generated .d.ts inputs from the repo (generated/validators/*.d.ts) are not emitted
+// by tsc but are imported by the emitted ones: copy them alongside.
+for (const source of program.getSourceFiles()) {
+  const rel = relative(root, source.fileName);
+  if (source.isDeclarationFile && !rel.startsWith(`..${sep}`) && !rel.split(sep).includes("node_modules")) {
+    writeDeclaration(join(outDir, rel), source.text);
+  }
+}
+
+console.log(
+  `compile: wrote dist/index.js (${esm.length} B), dist/index.cjs and ${declarations.length} declarations with .d.cts twins`,
+);
