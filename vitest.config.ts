@@ -1,6 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // The examples import the package by name, as users do; here that name is the source itself.
+  resolve: { alias: { "ingestion-api": fileURLToPath(new URL("src/index.ts", import.meta.url)) } },
   test: {
     include: ["test/**/*.test.ts"],
     // Starts the Prism mock servers once for the whole run; see the module for details.

@@ -1,0 +1,20 @@
+// Alerting interface quickstart: create an alert on a dashboard tile, then read it back.
+// Configuration comes from the environment: INGESTION_ALERTS_URL and INGESTION_ALERTS_TOKEN.
+import { createAlertsClient } from "ingestion-api";
+
+const alerts = createAlertsClient();
+
+const created = await alerts.create({
+  source: "tile",
+  dashboardId: "65f1c2d3e4b5a69788796a10",
+  tileId: "error-rate",
+  threshold: 100,
+  thresholdType: "above",
+  interval: "5m",
+  channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
+  name: "Error rate too high",
+});
+console.log(`alert ${created.id} is ${created.state}`);
+
+const alert = await alerts.get(created.id);
+console.log(`alert ${alert.id} fires when the tile goes ${alert.thresholdType} ${alert.threshold}`);
