@@ -1,7 +1,7 @@
 // The alerting interface (B, /api/v2, Bearer): threshold alerts.
 import { validators } from "../generated/validators/alerts.js";
 import type { paths } from "../generated/types/alerts.js";
-import { type AlertsClientOptions, assertHeaderSafe, checkedBaseUrl, fromOptionOrEnvironment, resolveCommonOptions } from "./client-options.js";
+import { type AlertsClientOptions, assertTokenCharacters, checkedBaseUrl, fromOptionOrEnvironment, resolveCommonOptions } from "./client-options.js";
 import { alertsResource } from "./resources/alerts.js";
 import { createTransport } from "./transport.js";
 
@@ -10,7 +10,7 @@ const factory = "createAlertsClient";
 export type AlertsClient = ReturnType<typeof createAlertsClient>;
 
 export function createAlertsClient(options: AlertsClientOptions = {}) {
-  const token = assertHeaderSafe(factory, "token", fromOptionOrEnvironment(factory, "token", options.token, "INGESTION_ALERTS_TOKEN"));
+  const token = assertTokenCharacters(factory, "token", fromOptionOrEnvironment(factory, "token", options.token, "INGESTION_ALERTS_TOKEN"));
   const baseUrl = fromOptionOrEnvironment(factory, "baseUrl", options.baseUrl, "INGESTION_ALERTS_URL");
 
   const transport = createTransport<paths>({

@@ -15,6 +15,9 @@ export class ApiPromise<T> implements PromiseLike<T> {
 
   constructor(result: Promise<WithResponse<T>>) {
     this.#result = result;
+    // The call starts at once; a failure before the caller awaits (say, while it awaits an earlier
+    // call) must not crash the process as an unhandled rejection. Awaiting still throws it.
+    result.catch(() => {});
   }
 
   /** The resource with its `Response` and request ID. */

@@ -48,11 +48,15 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-// Read without importing `node:process`, so the client also runs in browsers, Deno and Bun.
+// Read without importing `node:process`, so the client also runs in browsers, Deno and Bun
+// (where reading the environment without permission throws: then there is none).
 function environment(name: string): string | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const value = env?.[name];
-  return value === "" ? undefined : value;
+  try {
+    const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+    return value === "" ? undefined : value;
+  } catch {
+    return undefined;
+  }
 }
 
 /** An option's value, else its environment variable's; a missing one names both. */
@@ -72,6 +76,15 @@ export function optionalFromEnvironment(value: string | undefined, variable: str
 export function assertHeaderSafe(factory: string, option: string, value: string): string {
   if (/[\r\n\0]/.test(value)) {
     throw new IngestionError(`${factory}: ${option} contains a line break or NUL character; refusing to send it in a header`);
+  }
+  return value;
+}
+
+/** A bearer token goes into the header as it is: visible ASCII only (fetch would refuse the rest mid-call). */
+export function assertTokenCharacters(factory: string, option: string, value: string): string {
+  assertHeaderSafe(factory, option, value);
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    throw new IngestionError(`${factory}: ${option} must be visible ASCII characters without spaces`);
   }
   return value;
 }
@@ -107,9 +120,12 @@ export function checkedBaseUrl(factory: string, variable: string, baseUrl: strin
   return url.href.replace(/\/+$/, "");
 }
 
-export function checkedCount(factory: string, option: string, value: number, minimum: number): number {
-  if (!Number.isFinite(value) || value < minimum || (option === "maxRetries" && !Number.isInteger(value))) {
-    throw new IngestionError(`${factory}: ${option} must be ${option === "maxRetries" ? "an integer" : "a number"} >= ${minimum}, got ${value}`);
+/** Timers fire at once beyond a signed 32-bit number of milliseconds (about 24.8 days). */
+export const maxTimeoutMs = 2_147_483_647;
+
+export function checkedCount(where: string, option: string, value: number, minimum: number, maximum: number): number {
+  if (!Number.isInteger(value) || value < minimum || value > maximum) {
+    throw new IngestionError(`${where}: ${option} must be an integer from ${minimum} to ${maximum}, got ${value}`);
   }
   return value;
 }
@@ -119,8 +135,8 @@ export function resolveCommonOptions(factory: string, options: CommonClientOptio
   return {
     // Called detached: a browser's fetch throws "Illegal invocation" when called as a method of another object.
     fetch: options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)),
-    timeoutMs: checkedCount(factory, "timeoutMs", options.timeoutMs ?? 60_000, 1),
-    maxRetries: checkedCount(factory, "maxRetries", options.maxRetries ?? 2, 0),
+    timeoutMs: checkedCount(factory, "timeoutMs", options.timeoutMs ?? 60_000, 1, maxTimeoutMs),
+    maxRetries: checkedCount(factory, "maxRetries", options.maxRetries ?? 2, 0, 100),
     validateRequests: options.validateRequests ?? true,
     validateResponses: options.validateResponses ?? false,
     log: createLog(options.logger ?? console, options.logLevel ?? "off"),

@@ -14,7 +14,9 @@ const rank: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, deb
 
 export type Log = (level: Exclude<LogLevel, "off">, message: string) => void;
 
-export function createLog(logger: Logger, level: LogLevel): Log {
+/** Undefined when the level is `off`: callers write `log?.(...)`, so nothing is formatted for nobody. */
+export function createLog(logger: Logger, level: LogLevel): Log | undefined {
+  if (level === "off") return undefined;
   const threshold = rank[level];
   return (lineLevel, message) => {
     if (rank[lineLevel] <= threshold) logger[lineLevel](`[ingestion-api] ${message}`);

@@ -43,11 +43,15 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
   return base * (1 - random() * 0.25);
 }
 
+const httpDate = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null || value.trim() === "") return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Only an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`): Date.parse alone reads "-1" or "1.5" as dates.
+  if (!httpDate.test(text)) return undefined;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -2,7 +2,7 @@
 // retries, timeouts, errors, logging and envelope unwrapping. Policy lives here and nowhere else.
 import createClient, { type Client } from "openapi-fetch";
 import { ApiPromise, type WithResponse } from "./api-promise.js";
-import type { RequestOptions } from "./client-options.js";
+import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import {
   apiErrorFor,
   ConnectionError,
@@ -25,7 +25,8 @@ export interface TransportConfig {
   maxRetries: number;
   validateRequests: boolean;
   validateResponses: boolean;
-  log: Log;
+  /** Undefined when logging is off, so no log line is even formatted. */
+  log: Log | undefined;
   /** Build-time validators by `METHOD /path/{template}`. */
   validators: Record<string, OperationValidators>;
   /** The envelope field that holds the resource: `result` (management) or `data` (alerting). */
@@ -90,45 +91,58 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   }
 
   async function attempt(url: string, init: RequestInit, policy: SendPolicy): Promise<Answer> {
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), policy.timeoutMs);
-    const signal = policy.signal ? AbortSignal.any([policy.signal, timeout.signal]) : timeout.signal;
+    // One controller per attempt, fed by the timer and the caller's signal; the listener is removed
+    // afterwards, so a long-lived caller signal does not collect one entry per call.
+    const controller = new AbortController();
+    const onCallerAbort = () => controller.abort(policy.signal?.reason);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, policy.timeoutMs);
+    policy.signal?.addEventListener("abort", onCallerAbort, { once: true });
     try {
-      const response = await fetchImpl(url, { ...init, signal });
+      const response = await fetchImpl(url, { ...init, signal: controller.signal });
       return read(response, await response.text());
     } catch (error) {
       if (policy.signal?.aborted) throw policy.signal.reason;
-      if (timeout.signal.aborted) throw new TimeoutError(`${policy.label} timed out after ${policy.timeoutMs} ms`);
+      if (timedOut) throw new TimeoutError(`${policy.label} timed out after ${policy.timeoutMs} ms`);
       throw new ConnectionError(`${policy.label} got no complete response: ${describeFailure(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
+      policy.signal?.removeEventListener("abort", onCallerAbort);
     }
   }
 
   async function send(url: string, init: RequestInit, policy: SendPolicy): Promise<Answer> {
+    if (policy.signal?.aborted) throw policy.signal.reason;
     const path = url.slice(baseUrl.length);
     for (let retry = 0; ; retry++) {
       const started = Date.now();
-      const attemptLabel = `${init.method} ${path} attempt ${retry + 1}/${policy.maxRetries + 1}`;
+      const attemptLabel = () => `${init.method} ${path} attempt ${retry + 1}/${policy.maxRetries + 1}`;
       let answer: Answer;
       try {
         answer = await attempt(url, init, policy);
       } catch (error) {
         const again = retry < policy.maxRetries && !policy.signal?.aborted && isRetryableFailure(error, policy.idempotent);
-        log(again ? "warn" : "error", `${attemptLabel}: ${describeFailure(error)} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
+        const reason = error instanceof Error ? error.message : String(error);
+        log?.(again ? "warn" : "error", `${attemptLabel()}: ${reason} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
         if (!again) throw error;
         await sleep(backoffMs(retry), policy.signal);
         continue;
       }
       const { response, requestId } = answer;
+      if (response.ok) {
+        log?.("info", `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`);
+        return answer;
+      }
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
       const again =
-        !response.ok &&
         retry < policy.maxRetries &&
         isRetryableStatus(response.status, policy.idempotent) &&
         (retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs);
-      const outcome = `${attemptLabel}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
-      log(response.ok ? "info" : again ? "warn" : "error", again ? `${outcome}, retrying` : outcome);
+      const outcome = `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
+      log?.(again ? "warn" : "error", again ? `${outcome}, retrying` : outcome);
       if (!again) return answer;
       await sleep(retryAfterMs ?? backoffMs(retry), policy.signal);
     }
@@ -153,19 +167,15 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       label,
       idempotent: method !== "POST",
       signal: options.signal,
-      timeoutMs: options.timeoutMs ?? config.timeoutMs,
-      maxRetries: options.maxRetries ?? config.maxRetries,
+      timeoutMs: options.timeoutMs === undefined ? config.timeoutMs : checkedTimeout(label, options.timeoutMs),
+      maxRetries: options.maxRetries === undefined ? config.maxRetries : checkedRetries(label, options.maxRetries),
     });
 
     const { response, body, requestId } = answer;
     if (!response.ok) {
       throw apiErrorFor(response.status, body, response.headers, requestId, label, parseRetryAfter(response.headers.get("retry-after")));
     }
-    if (!answer.json) {
-      const kind = response.headers.get("content-type") ?? "no content type";
-      const seen = answer.text === "" ? "an empty body" : `${JSON.stringify(answer.text.slice(0, 80))}`;
-      throw new ResponseValidationError(label, [{ path: "", message: `is not JSON (${kind}): ${seen}` }], requestId);
-    }
+    if (!answer.json) throw notJson(label, answer);
     if (config.validateResponses) {
       const issues = issuesOf(validators.response, body);
       if (issues.length > 0) throw new ResponseValidationError(label, issues, requestId);
@@ -181,8 +191,10 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     if (extra) {
       const issues: ValidationIssue[] = [];
       for (const [name, value] of Object.entries(extra)) {
-        if (/[\r\n\0]/.test(name) || /[\r\n\0]/.test(value)) issues.push({ path: `headers/${name.replace(/[\r\n\0]/g, "")}`, message: "must not contain a line break or NUL" });
-        else if (name.toLowerCase() !== "authorization") headers[name] = value;
+        // Header names are case-insensitive: one lower-case key each, so ours replace a caller's.
+        if (!headerName.test(name)) issues.push({ path: `/headers/${encodeURIComponent(name)}`, message: "is not a valid header name" });
+        else if (!headerValue.test(value)) issues.push({ path: `/headers/${name}`, message: "must be visible ASCII, without line breaks" });
+        else headers[name.toLowerCase()] = value;
       }
       if (issues.length > 0) throw new RequestValidationError(label, issues);
     }
@@ -199,15 +211,23 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     });
     headers.authorization = authorization;
     const init: RequestInit = { method: request.method, headers };
-    if (request.body !== null) init.body = await request.text();
-    const { response, text } = await send(request.url, init, {
-      label: `${request.method} ${new URL(request.url).pathname}`,
+    if (request.body !== null) init.body = await request.arrayBuffer();
+    const label = `${request.method} ${new URL(request.url).pathname}`;
+    const answer = await send(request.url, init, {
+      label,
       idempotent: request.method === "GET" || request.method === "PUT",
       signal: request.signal,
       timeoutMs: config.timeoutMs,
       maxRetries: config.maxRetries,
     });
-    return new Response(text === "" ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const { response, text } = answer;
+    // openapi-fetch would throw a bare SyntaxError on a successful body that is not JSON.
+    if (response.ok && text !== "" && !answer.json) throw notJson(label, answer);
+    // The body is already decoded: its original length and encoding no longer describe it.
+    const rawHeaders = new Headers(response.headers);
+    rawHeaders.delete("content-encoding");
+    rawHeaders.delete("content-length");
+    return new Response(text === "" ? null : text, { status: response.status, statusText: response.statusText, headers: rawHeaders });
   }
 
   return {
@@ -215,6 +235,24 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       new ApiPromise<T>(execute<T>(method, path, input, options)),
     raw: createClient<Paths>({ baseUrl, fetch: rawFetch }),
   };
+}
+
+// RFC 9110 token characters for names; visible ASCII and spaces for values (fetch refuses the rest).
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const headerValue = /^[\x20-\x7e\t]*$/;
+
+function notJson(label: string, { response, text, requestId }: Answer): ResponseValidationError {
+  const kind = response.headers.get("content-type") ?? "no content type";
+  const seen = text === "" ? "an empty body" : JSON.stringify(text.slice(0, 80));
+  return new ResponseValidationError(label, [{ path: "", message: `is not JSON (${kind}): ${seen}` }], requestId);
+}
+
+function checkedTimeout(label: string, timeoutMs: number): number {
+  return checkedCount(label, "timeoutMs", timeoutMs, 1, maxTimeoutMs);
+}
+
+function checkedRetries(label: string, maxRetries: number): number {
+  return checkedCount(label, "maxRetries", maxRetries, 0, 100);
 }
 
 function read(response: Response, text: string): Answer {
@@ -253,8 +291,8 @@ function expandPath(label: string, template: string, params: Record<string, unkn
 function queryString(params: Record<string, unknown>, pathNames: Set<string>): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(params)) {
-    if (pathNames.has(name) || value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) search.append(name, String(item));
+    if (pathNames.has(name) || value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) search.append(name, String(item));
   }
   const query = search.toString();
   return query ? `?${query}` : "";

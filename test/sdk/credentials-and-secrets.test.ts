@@ -112,6 +112,8 @@ describe("secrets never leak", () => {
       await createManagementClient({ ...options, baseUrl: server.url }).pipes.updateSettings(pipe, { engine_max_threads: 99 }).catch((e: unknown) => e),
       await createAlertsClient({ baseUrl: server.url, token: secret, logger, logLevel: "debug" }).get("bad").catch((e: unknown) => e),
     ];
+    const raw = createManagementClient({ ...options, baseUrl: server.url }).raw;
+    await raw.GET("/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}", { params: { path: pipe } });
     await server.close();
     const timeoutServer = await startScriptedServer(() => {});
     errors.push(await createAlertsClient({ baseUrl: timeoutServer.url, token: secret, timeoutMs: 50, maxRetries: 0, logger, logLevel: "debug" }).get(alertId).catch((e: unknown) => e));
@@ -119,7 +121,8 @@ describe("secrets never leak", () => {
 
     expect(errors.map((e) => (e as Error).name)).toEqual(["AuthenticationError", "ConnectionError", "RequestValidationError", "RequestValidationError", "TimeoutError"]);
     for (const error of errors) expect(everyForm(error)).not.toContain(secret);
-    expect(lines.length).toBeGreaterThan(0);
+    // The raw call logged its attempt too: every attempt, API call or raw, went through the log.
+    expect(lines.filter((line) => line.includes("attempt 1/1: 401"))).toHaveLength(2);
     for (const line of lines) expect(line).not.toContain(secret);
     const basic = btoa(`key-id:${secret}`);
     for (const text of [...errors.map(everyForm), ...lines]) expect(text).not.toContain(basic);
@@ -144,11 +147,14 @@ describe("logging", () => {
     expect(lines[1]).toMatch(new RegExp(`^info \\[ingestion-api\\] GET /v1/\\S+ attempt 2/3: 200 in \\d+ ms request ${settingsEnvelope.requestId}$`));
   });
 
-  it("is off by default", async () => {
-    const spy = vi.spyOn(console, "info");
-    const server = await startScriptedServer(json(200, settingsEnvelope));
-    await createManagementClient({ baseUrl: server.url, keyId, keySecret }).pipes.getSettings(pipe);
+  it("is off by default, on success, on retries and on failure", async () => {
+    const spies = (["debug", "info", "warn", "error", "log"] as const).map((level) => vi.spyOn(console, level));
+    const server = await startScriptedServer(json(200, settingsEnvelope), json(503, {}, { "retry-after": "0" }));
+    const client = createManagementClient({ baseUrl: server.url, keyId, keySecret });
+    await client.pipes.getSettings(pipe);
+    await client.pipes.getSettings(pipe).catch(() => undefined);
     await server.close();
-    expect(spy).not.toHaveBeenCalled();
+    expect(server.requests).toHaveLength(4);
+    for (const spy of spies) expect(spy).not.toHaveBeenCalled();
   });
 });
