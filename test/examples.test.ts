@@ -37,6 +37,18 @@ it("examples/alerts.ts creates an alert and reads it back", async () => {
   ]);
 });
 
+it.each([
+  ["listServices", "3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70 events-production"],
+  ["createReversePrivateEndpoint", "6e1f3a5c-7b9d-4e2f-8a4c-6d8f0b2d4f6a Ready"],
+  ["getPipe", "clickstream-from-kafka Running clickstream"],
+  ["getPipeSettings", "5000"],
+  ["updatePipeSettings", "5000"],
+  ["createAlert", "65f1c2d3e4b5a69788796a5b inactive"],
+  ["getAlert", "Error rate too high inactive notifying"],
+])("examples/%s.ts, the docs' TypeScript sample, runs against the mock", async (operationId, line) => {
+  expect(await run(operationId)).toEqual([line]);
+});
+
 it("examples/errors.ts shows a validation error and a typed HTTP error", async () => {
   expect(await run("errors")).toEqual([
     "invalid: /streaming_max_insert_wait_ms must be <= 60000",

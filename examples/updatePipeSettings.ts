@@ -1,0 +1,12 @@
+import { createManagementClient } from "ingestion-api";
+
+// Reads INGESTION_API_URL, INGESTION_API_KEY_ID, INGESTION_API_KEY_SECRET, INGESTION_ORGANIZATION_ID.
+const management = createManagementClient();
+
+// Replaces every setting: fields left out (or null) go back to the service default.
+// A value outside its bounds throws RequestValidationError before anything is sent.
+const settings = await management.pipes.updateSettings(
+  { serviceId: "3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70", pipeId: "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a" },
+  { streaming_max_insert_wait_ms: 5000, engine_max_insert_threads: 4, engine_parallel_view_processing: true },
+);
+console.log(settings.streaming_max_insert_wait_ms);

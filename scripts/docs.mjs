@@ -1,0 +1,64 @@
+// npm run docs: writes build/docs/: one self-contained Redoc page per API (with TypeScript and curl code
+// samples and the servers explained), the bundles for other teams, and a landing page.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { withCodeSamples } from "./code-samples.mjs";
+import { landingPage } from "./docs-landing.mjs";
+import { apis, root, runTool } from "./toolchain.mjs";
+
+const outDir = join(root, "build", "docs");
+const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+// Redoc's script fetches its logo from Redocly's CDN; the page must not reach any host.
+const redoclyLogo = /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(?:-full)?\.svg/g;
+const inlineLogo = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="60" height="14"><text x="0" y="11" font-family="sans-serif" font-size="11" fill="#888">Redocly</text></svg>',
+)}`;
+
+// Without an icon link, browsers ask the server for /favicon.ico and log the 404 as a console error.
+const noFavicon = '<link rel="icon" href="data:,">';
+
+/** The servers and their variables, in words, for the top of the reference. */
+function serversSection(bundle) {
+  const rows = bundle.servers.flatMap((server) =>
+    Object.entries(server.variables ?? {}).map(([name, variable]) => `| \`${name}\` | \`${variable.default}\` | ${variable.description} |`),
+  );
+  const servers = bundle.servers.map((server) => `\`${server.url}\`: ${server.description}`).join("\n\n");
+  return `\n## Servers\n\n${servers}\n\n| variable | default | meaning |\n|---|---|---|\n${rows.join("\n")}\n`;
+}
+
+function docsBundle(api, bundle) {
+  const docs = withCodeSamples(bundle);
+  const links = `Reference for the npm package \`ingestion-api\` **${version}**. [All docs](index.html) · bundle [JSON](openapi/${api}.json) · [YAML](openapi/${api}.yaml)\n\n`;
+  docs.info.description = links + docs.info.description + serversSection(docs);
+  return docs;
+}
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(join(outDir, "openapi"), { recursive: true });
+const work = mkdtempSync(join(tmpdir(), "ingestion-api-docs-"));
+const bundles = {};
+try {
+  for (const api of apis) {
+    bundles[api] = JSON.parse(readFileSync(join(root, "generated", "openapi", `${api}.json`), "utf8"));
+    const source = join(work, `${api}.json`);
+    writeFileSync(source, JSON.stringify(docsBundle(api, bundles[api])));
+    const page = join(outDir, `${api}.html`);
+    const title = `${bundles[api].info.title} ${version}`;
+    const rendered = runTool(
+      "redocly",
+      ["build-docs", source, "--config", "redocly.yaml", "--inlineBundle", "--title", title, "--output", page],
+      { capture: true },
+    );
+    if (rendered.status !== 0) throw new Error(`redocly build-docs ${api} failed:\n${rendered.stderr}`);
+    writeFileSync(page, readFileSync(page, "utf8").replace(redoclyLogo, inlineLogo).replace("<head>", `<head>\n${noFavicon}`));
+    for (const extension of ["json", "yaml"]) {
+      copyFileSync(join(root, "generated", "openapi", `${api}.${extension}`), join(outDir, "openapi", `${api}.${extension}`));
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+writeFileSync(join(outDir, "index.html"), landingPage({ version, bundles, quickstart: readFileSync(join(root, "examples", "management.ts"), "utf8") }));
+console.log(`docs: wrote build/docs/{index,${apis.join(",")}}.html and build/docs/openapi/ (ingestion-api ${version})`);

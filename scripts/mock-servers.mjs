@@ -1,0 +1,123 @@
+// Starts and stops Stoplight Prism mock servers on loopback; shared by `npm start` and the test harness.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { root } from "./toolchain.mjs";
+
+const prismCli = join(root, "node_modules/@stoplight/prism-cli/dist/index.js");
+const readyTimeoutMs = 20_000;
+const killGraceMs = 2_000;
+const outputLimit = 64 * 1024;
+
+/**
+ * @typedef {object} MockServer
+ * @property {string} bundle the bundle's path relative to the project
+ * @property {string} url
+ * @property {import("node:child_process").ChildProcess} child
+ * @property {() => string} output the tail of Prism's own output, for error reports
+ */
+
+/** A port the OS just handed out on 127.0.0.1; the caller binds it a moment later. */
+export async function freePort() {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  server.close();
+  await once(server, "close");
+  if (address === null || typeof address === "string") throw new Error("listen(0) gave no TCP port");
+  return address.port;
+}
+
+/** Whether something already listens on 127.0.0.1:port. */
+export async function portInUse(port) {
+  const server = createServer();
+  server.listen(port, "127.0.0.1");
+  try {
+    await once(server, "listening");
+    server.close();
+    await once(server, "close");
+    return false;
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === "EADDRINUSE") return true;
+    throw error;
+  }
+}
+
+/**
+ * Starts Prism in mock mode on a bundle and resolves once it answers HTTP.
+ * `--errors` turns a response example that breaks its own schema into a 500, so nobody is served one.
+ * @param {string} bundle path relative to the project root
+ * @param {number} port
+ * @returns {Promise<MockServer>}
+ */
+export async function startMock(bundle, port) {
+  // Prism forks a cluster worker when NODE_ENV=production; one process means one kill stops it.
+  const args = [prismCli, "mock", "--multiprocess=false", "--errors", "-h", "127.0.0.1", "-p", String(port), "-v", "warn", join(root, bundle)];
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  // Keep draining both pipes (a full pipe would stall Prism) and remember the tail for error reports.
+  const record = (/** @type {string} */ chunk) => {
+    output = (output + chunk).slice(-outputLimit);
+  };
+  child.stdout.setEncoding("utf8").on("data", record);
+  child.stderr.setEncoding("utf8").on("data", record);
+  child.on("error", (error) => record(`\n${error.message}\n`));
+  const server = { bundle, url: `http://127.0.0.1:${port}`, child, output: () => output };
+  try {
+    await waitUntilReady(server);
+  } catch (error) {
+    await stopMock(server);
+    throw error;
+  }
+  return server;
+}
+
+/** Ready once Prism answers any HTTP request; with -v warn it never prints its listening line. */
+async function waitUntilReady(/** @type {MockServer} */ server) {
+  const deadline = Date.now() + readyTimeoutMs;
+  while (Date.now() < deadline) {
+    if (!isRunning(server.child)) {
+      const { exitCode, signalCode } = server.child;
+      throw new Error(`Prism for ${server.bundle} exited early (${signalCode ?? `code ${exitCode}`}). Its output:\n${server.output() || "(none)"}`);
+    }
+    if (await answers(server.url)) return;
+    await delay(50);
+  }
+  throw new Error(`Prism for ${server.bundle} did not answer within ${readyTimeoutMs / 1000} s. Its output:\n${server.output() || "(none)"}`);
+}
+
+async function answers(/** @type {string} */ url) {
+  try {
+    // AbortSignal.timeout's timer is unref'd, so it never holds the process open.
+    const response = await fetch(url, { signal: AbortSignal.timeout(1_000) });
+    await response.body?.cancel();
+    return true;
+  } catch {
+    return false; // connection refused: not listening yet
+  }
+}
+
+function isRunning(/** @type {import("node:child_process").ChildProcess} */ child) {
+  return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+/** Stops a mock: SIGTERM, then SIGKILL if it has not exited after a grace period. */
+export async function stopMock(/** @type {MockServer} */ { child }) {
+  if (!isRunning(child)) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  const escalation = setTimeout(() => child.kill("SIGKILL"), killGraceMs);
+  try {
+    await exited;
+  } finally {
+    clearTimeout(escalation);
+  }
+}
+
+/** For exit paths that cannot wait (process exit, a signal): kill outright. */
+export function killMockNow(/** @type {MockServer} */ { child }) {
+  if (isRunning(child)) child.kill("SIGKILL");
+}

@@ -1,0 +1,120 @@
+// npm start: builds the docs if missing or stale, serves build/docs on 127.0.0.1:8080 and runs the Prism
+// mocks of both bundles on 4010 and 4011. Ctrl-C stops everything.
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize, sep } from "node:path";
+import { curlSample, operationsOf } from "./code-samples.mjs";
+import { killMockNow, portInUse, startMock, stopMock } from "./mock-servers.mjs";
+import { root } from "./toolchain.mjs";
+
+const docsDir = join(root, "build", "docs");
+const ports = [
+  { name: "docs", variable: "DOCS_PORT", fallback: 8080 },
+  { name: "management", variable: "MANAGEMENT_MOCK_PORT", fallback: 4010 },
+  { name: "alerts", variable: "ALERTS_MOCK_PORT", fallback: 4011 },
+].map((port) => ({ ...port, value: Number(process.env[port.variable] || port.fallback) }));
+
+function fail(message) {
+  console.error(`npm start: ${message}`);
+  process.exit(1);
+}
+
+for (const { variable, value } of ports) {
+  if (!Number.isInteger(value) || value < 1 || value > 65535) fail(`${variable} must be a port number from 1 to 65535`);
+  if (await portInUse(value)) fail(`port ${value} is already in use; set ${variable} to another port`);
+}
+const [docsPort, managementPort, alertsPort] = ports.map((port) => port.value);
+
+// Docs are stale when a bundle, an example or the docs scripts changed after they were written.
+const docsInputs = ["generated/openapi/management.json", "generated/openapi/alerts.json", "scripts/docs.mjs", "scripts/docs-landing.mjs", "scripts/code-samples.mjs"]
+  .map((file) => join(root, file))
+  .concat(["listServices", "createReversePrivateEndpoint", "getPipe", "getPipeSettings", "updatePipeSettings", "createAlert", "getAlert", "management"].map((name) => join(root, "examples", `${name}.ts`)));
+const pages = ["index.html", "management.html", "alerts.html"].map((page) => join(docsDir, page));
+const builtAt = Math.min(...pages.map((page) => (existsSync(page) ? statSync(page).mtimeMs : 0)));
+if (docsInputs.some((input) => statSync(input).mtimeMs > builtAt)) {
+  console.log("npm start: building the docs (npm run docs)");
+  const built = spawnSync(process.execPath, [join(root, "scripts", "docs.mjs")], { cwd: root, stdio: "inherit" });
+  if (built.status !== 0) fail("building the docs failed");
+}
+
+const contentTypes = {
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".yaml": "application/yaml; charset=utf-8",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+};
+
+// Static files under build/docs only; `/` is the landing page.
+const docsServer = createServer((request, response) => {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    response.writeHead(405, { allow: "GET, HEAD" }).end();
+    return;
+  }
+  let path;
+  try {
+    path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+  } catch {
+    response.writeHead(400).end();
+    return;
+  }
+  const file = normalize(join(docsDir, path === "/" ? "index.html" : path));
+  if (!file.startsWith(docsDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
+    response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
+    return;
+  }
+  const body = readFileSync(file);
+  response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
+  response.end(request.method === "HEAD" ? undefined : body);
+});
+
+const mocks = [];
+let stopping = false;
+const stopAll = async () => {
+  stopping = true;
+  docsServer.close();
+  await Promise.all(mocks.map(stopMock));
+};
+process.on("exit", () => mocks.forEach(killMockNow));
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    console.log("\nnpm start: stopping");
+    stopAll().then(() => process.exit(0));
+  });
+}
+
+try {
+  await new Promise((resolve, reject) => docsServer.once("error", reject).listen(docsPort, "127.0.0.1", resolve));
+  mocks.push(...(await Promise.all([startMock("generated/openapi/management.json", managementPort), startMock("generated/openapi/alerts.json", alertsPort)])));
+} catch (error) {
+  await stopAll();
+  fail(error.message);
+}
+for (const mock of mocks) {
+  mock.child.on("exit", (code) => {
+    if (stopping) return;
+    console.error(`npm start: the ${mock.bundle} mock stopped (code ${code}); stopping everything`);
+    stopAll().then(() => process.exit(1));
+  });
+}
+
+const bundleOf = (api) => JSON.parse(readFileSync(join(root, "generated", "openapi", `${api}.json`), "utf8"));
+const sample = (api, operationId, baseUrl) =>
+  curlSample(bundleOf(api), operationsOf(bundleOf(api)).find(({ operation }) => operation.operationId === operationId), { baseUrl, demoCredentials: true });
+const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const [management, alerts] = mocks;
+console.log(`ingestion-api ${version}
+  docs        http://127.0.0.1:${docsPort}/
+  management  ${management.url}   (Prism mock of generated/openapi/management.json)
+  alerts      ${alerts.url}   (Prism mock of generated/openapi/alerts.json)
+
+Try the management mock:
+  ${sample("management", "getPipeSettings", management.url)}
+
+Try the alerts mock:
+  ${sample("alerts", "getAlert", alerts.url)}
+
+Ctrl-C stops everything.`);

@@ -1,0 +1,50 @@
+// Runs `npm start` (scripts/start.mjs) as a child process on free ports, as a user would, for the docs tests.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../../scripts/mock-servers.mjs";
+
+export const root = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface StartedDocs {
+  child: ChildProcess;
+  docsUrl: string;
+  ports: { docs: number; management: number; alerts: number };
+  output: () => string;
+}
+
+export async function startDocs(): Promise<StartedDocs> {
+  const ports = { docs: await freePort(), management: await freePort(), alerts: await freePort() };
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    env: { ...process.env, DOCS_PORT: String(ports.docs), MANAGEMENT_MOCK_PORT: String(ports.management), ALERTS_MOCK_PORT: String(ports.alerts) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const deadline = Date.now() + 90_000;
+  while (!output.includes("Ctrl-C stops everything.")) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`npm start did not become ready:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { child, docsUrl: `http://127.0.0.1:${ports.docs}`, ports, output: () => output };
+}
+
+/** Stops `npm start` as Ctrl-C would, and resolves to its exit code. */
+export async function stopDocs({ child }: StartedDocs): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = once(child, "exit");
+  child.kill("SIGINT");
+  const [code] = (await exited) as [number | null];
+  return code;
+}
+
+/** Command lines of running Prism processes listening on one of these ports. */
+export function prismOnPorts(...ports: number[]): string[] {
+  const processes = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n");
+  return processes.filter((line) => line.includes("prism-cli") && ports.some((port) => line.includes(`-p ${port} `)));
+}
