@@ -1,6 +1,7 @@
 // The request pipeline every method of both clients goes through: validation, URL, authorization,
 // retries, timeouts, errors, logging and envelope unwrapping. Policy lives here and nowhere else.
-import createClient, { type Client } from "openapi-fetch";
+import * as openapiFetch from "openapi-fetch";
+import type { Client } from "openapi-fetch";
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import {
@@ -15,6 +16,11 @@ import {
 import type { Log } from "./logging.js";
 import { backoffMs, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, parseRetryAfter } from "./retry-policy.js";
 import { issuesOf, type OperationValidators } from "./validation.js";
+
+// In the CommonJS build esbuild applies Node's interop, so the default import is openapi-fetch's whole
+// exports object, whose own `default` is the function; in the ES module build it is the function itself.
+const createClient: typeof openapiFetch.default =
+  (openapiFetch.default as unknown as { default?: typeof openapiFetch.default }).default ?? openapiFetch.default;
 
 export interface TransportConfig {
   baseUrl: string;

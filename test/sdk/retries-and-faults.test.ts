@@ -1,6 +1,6 @@
 // Retry, timeout and fault rules, against real loopback servers; every test counts the attempts the server saw.
 import { createServer } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
   AuthenticationError,
@@ -19,6 +19,19 @@ let server: ScriptedServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
+});
+
+// No fault may surface as an unhandled rejection: the process of an unattended job would die of it.
+const unhandled: unknown[] = [];
+const recordUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeAll(() => {
+  process.on("unhandledRejection", recordUnhandled);
+});
+afterAll(async () => {
+  // Rejections are reported a turn later; give them that turn.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  process.off("unhandledRejection", recordUnhandled);
+  expect(unhandled).toEqual([]);
 });
 
 async function managementAgainst(...steps: Step[]) {
@@ -215,6 +228,17 @@ describe("connection faults and bodies that are not the contract", () => {
     const client = await managementAgainst(step);
     const error = await client.pipes.getSettings(pipe).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(attempts()).toBe(1);
+  });
+
+  it("a 20 MB response is read whole, in one attempt", async () => {
+    const pipes = Array.from({ length: 20_000 }, (_, i) => ({ id: `p-${i}`, name: "x".repeat(1_000) }));
+    const body = { status: 200, requestId: "big", result: pipes };
+    expect(JSON.stringify(body).length).toBeGreaterThan(20_000_000);
+    const client = await managementAgainst(json(200, body));
+    const services = await client.services.list({ organizationId: pipe.organizationId });
+    expect(services).toHaveLength(20_000);
+    expect(services[19_999]?.name).toHaveLength(1_000);
     expect(attempts()).toBe(1);
   });
 

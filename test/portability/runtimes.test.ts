@@ -1,0 +1,28 @@
+// The built package works the same on Node 20, 22 and 24, imported (ESM) and required (CJS).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { nodeRuntime } from "../../scripts/node-runtime.mjs";
+import { root } from "../support/start-process.js";
+
+const operations = ["listServices", "createReversePrivateEndpoint", "getPipe", "getPipeSettings", "updatePipeSettings", "createAlert", "getAlert", "validationBeforeSending"];
+const runtimes: Record<string, string> = {};
+
+beforeAll(() => {
+  expect(existsSync(`${root}/dist/index.js`), "run `npm run build` first: the smoke test loads the built package").toBe(true);
+  for (const major of [20, 22, 24]) runtimes[major] = nodeRuntime(major);
+}, 180_000);
+
+describe.each([20, 22, 24])("Node %i", (major) => {
+  it.each(["smoke.mjs", "smoke.cjs"])("runs every operation through %s", (script) => {
+    const run = spawnSync(runtimes[major] ?? "", [`test/portability/${script}`, inject("managementUrl"), inject("alertsUrl")], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(run.status, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report.node).toMatch(new RegExp(`^v${major}\\.`));
+    expect(report.ok).toEqual(operations);
+  });
+});
