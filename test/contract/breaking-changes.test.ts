@@ -1,14 +1,13 @@
 // `npm run check:breaking` flags each breaking change of a bundle and passes each compatible one. Every case
 // mutates a copy of the real bundle (the head) and compares it with the unchanged bundle (the base).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { type Api, bundles } from "../support/bundles.js";
+import { copyProject, repoRoot as root } from "../support/project-copy.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const workDir = mkdtempSync(join(tmpdir(), "ingestion-api-breaking-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -206,17 +205,16 @@ describe("with no arguments: the current bundles against the released ones", () 
     expect(run.status, run.stdout + run.stderr).toBe(0);
   });
 
-  /** A copy of the project's layout in which the current alerts bundle is `head` at `version`. */
+  /** Runs the gate in a copy of the project whose current alerts bundle is `head` at `version`. */
   function released(head: Bundle, version: string): { status: number | null; output: string } {
-    const dir = join(workDir, String(runCount++));
-    mkdirSync(join(dir, "scripts"), { recursive: true });
-    for (const file of ["scripts/check-breaking.mjs", "scripts/toolchain.mjs", "redocly.yaml", "openapi/released", "generated/openapi"]) {
-      cpSync(join(root, file), join(dir, file), { recursive: true });
+    const project = copyProject(["scripts/check-breaking.mjs", "scripts/toolchain.mjs", "redocly.yaml", "openapi/released", "generated/openapi"]);
+    try {
+      writeFileSync(join(project.dir, "generated/openapi/alerts.json"), JSON.stringify({ ...head, info: { ...head.info, version } }));
+      const run = spawnSync(process.execPath, [join(project.dir, "scripts/check-breaking.mjs")], { encoding: "utf8" });
+      return { status: run.status, output: run.stdout + run.stderr };
+    } finally {
+      project.remove();
     }
-    symlinkSync(join(root, "node_modules"), join(dir, "node_modules"));
-    writeFileSync(join(dir, "generated/openapi/alerts.json"), JSON.stringify({ ...head, info: { ...head.info, version } }));
-    const run = spawnSync(process.execPath, [join(dir, "scripts/check-breaking.mjs")], { encoding: "utf8" });
-    return { status: run.status, output: run.stdout + run.stderr };
   }
 
   const withoutTeam = structuredClone(bundles.alerts);
