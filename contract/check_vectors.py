@@ -21,7 +21,7 @@ CONTRACT = Path(__file__).resolve().parent
 BUNDLES = CONTRACT.parent / "generated" / "openapi"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # uuid is the one format a verdict may depend on; date-time, int32 and int64 never decide one (Debian's
-# jsonschema cannot check date-time, and no Python validator checks int32/int64).
+# jsonschema cannot check date-time, and no jsonschema version checks int32 or int64).
 FORMATS = FormatChecker(formats=["uuid"])
 
 
