@@ -1,36 +1,44 @@
-// npm run check:generated: fails when generated/ differs from what `npm run generate` would write now.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// npm run check:generated: fails when generated/ or contract/vectors/ differs from what `npm run generate` would write now.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { generate } from "./generate.mjs";
+import { vectorFiles } from "./generate-vectors.mjs";
 import { root } from "./toolchain.mjs";
 
 function filesUnder(dir) {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
     .sort();
 }
 
-const committed = join(root, "generated");
+/** How the committed files under `dir` (shown as `label`) differ from `expected` ({relative path: contents}). */
+function drift(label, dir, expected) {
+  const actual = filesUnder(dir);
+  const wanted = Object.keys(expected).sort();
+  return [
+    ...wanted.filter((f) => !actual.includes(f)).map((f) => `missing  ${label}/${f}`),
+    ...actual.filter((f) => !wanted.includes(f)).map((f) => `extra    ${label}/${f}`),
+    ...wanted
+      .filter((f) => actual.includes(f))
+      .filter((f) => !Buffer.from(expected[f]).equals(readFileSync(join(dir, f))))
+      .map((f) => `stale    ${label}/${f}`),
+  ];
+}
+
 const fresh = mkdtempSync(join(tmpdir(), "ingestion-api-generated-"));
 try {
   await generate(fresh);
-  const expected = filesUnder(fresh);
-  const actual = filesUnder(committed);
-  const drifted = [
-    ...expected.filter((f) => !actual.includes(f)).map((f) => `missing  generated/${f}`),
-    ...actual.filter((f) => !expected.includes(f)).map((f) => `extra    generated/${f}`),
-    ...expected
-      .filter((f) => actual.includes(f))
-      .filter((f) => !readFileSync(join(fresh, f)).equals(readFileSync(join(committed, f))))
-      .map((f) => `stale    generated/${f}`),
-  ];
+  const generated = Object.fromEntries(filesUnder(fresh).map((f) => [f, readFileSync(join(fresh, f))]));
+  const vectors = await vectorFiles();
+  const drifted = [...drift("generated", join(root, "generated"), generated), ...drift("contract/vectors", join(root, "contract", "vectors"), vectors)];
   if (drifted.length > 0) {
-    console.error(`check:generated: generated/ is out of date; run \`npm run generate\` and commit:\n  ${drifted.join("\n  ")}`);
+    console.error(`check:generated: out of date; run \`npm run generate\` and commit:\n  ${drifted.join("\n  ")}`);
     process.exit(1);
   }
-  console.log(`check:generated: generated/ matches the specs (${expected.length} files)`);
+  console.log(`check:generated: generated/ and contract/vectors/ match the specs and the cases (${Object.keys(generated).length + Object.keys(vectors).length} files)`);
 } finally {
   rmSync(fresh, { recursive: true, force: true });
 }

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Checks every test vector under contract/vectors/ against the OpenAPI bundles, with JSON Schema Draft 2020-12.
+
+The second, independent implementation of the vectors' verdicts (the package's own tests use Ajv): Python's
+jsonschema, as Debian ships it (python3-jsonschema 4.10) or newer. It shows that the contract means the same
+outside JavaScript.
+
+    python3 contract/check_vectors.py             # exit 0 when every vector gets its verdict, 1 otherwise
+    python3 contract/check_vectors.py --verdicts  # print the verdict reached for each vector, as JSON
+
+It runs the same from a checkout and from node_modules/ingestion-api/: the bundles are in ../generated/openapi/.
+"""
+import json
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+from jsonschema import Draft202012Validator, FormatChecker
+
+CONTRACT = Path(__file__).resolve().parent
+BUNDLES = CONTRACT.parent / "generated" / "openapi"
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# uuid is the one format a verdict may depend on; date-time, int32 and int64 never decide one (Debian's
+# jsonschema cannot check date-time, and no jsonschema version checks int32 or int64).
+FORMATS = FormatChecker(formats=["uuid"])
+
+
+def follow(bundle, node):
+    """Follows a local reference ("#/components/...") inside the bundle; other values come back unchanged."""
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        target = bundle
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        node = target
+    return node
+
+
+def operation_schema(bundle, operation_id, part):
+    """The schema a vector's value is checked against: the parameters as one object, the request body or the 200 body."""
+    for path_item in bundle["paths"].values():
+        for method in METHODS:
+            operation = path_item.get(method)
+            if not operation or operation.get("operationId") != operation_id:
+                continue
+            if part == "params":
+                parameters = [follow(bundle, p) for p in path_item.get("parameters", []) + operation.get("parameters", [])]
+                return {
+                    "type": "object",
+                    "properties": {p["name"]: p["schema"] for p in parameters},
+                    "required": [p["name"] for p in parameters if p.get("required")],
+                    "additionalProperties": False,
+                }
+            if part == "request":
+                return follow(bundle, operation["requestBody"])["content"]["application/json"]["schema"]
+            return follow(bundle, operation["responses"]["200"])["content"]["application/json"]["schema"]
+    raise KeyError(f"no operation {operation_id} in the bundle")
+
+
+def validator(bundle, operation_id, part):
+    # The bundle's components sit beside the schema, so its "#/components/..." references resolve in any
+    # jsonschema version, without a resolver or a registry.
+    schema = {**operation_schema(bundle, operation_id, part), "components": bundle["components"]}
+    return Draft202012Validator(schema, format_checker=FORMATS)
+
+
+def verdicts():
+    """(api, vector, verdict reached, first error) for every vector file, in file order."""
+    for api_dir in sorted(p for p in (CONTRACT / "vectors").iterdir() if p.is_dir()):
+        bundle = json.loads((BUNDLES / f"{api_dir.name}.json").read_text(encoding="utf-8"))
+        validators = {}
+        for vector_file in sorted(api_dir.glob("*.json")):
+            for vector in json.loads(vector_file.read_text(encoding="utf-8")):
+                key = (vector["operation"], vector["part"])
+                if key not in validators:
+                    validators[key] = validator(bundle, *key)
+                error = next(iter(validators[key].iter_errors(vector["value"])), None)
+                yield api_dir.name, vector, "valid" if error is None else "invalid", error
+
+
+def main(argv):
+    results = list(verdicts())
+    if "--verdicts" in argv:
+        print(json.dumps({f"{api}/{v['operation']}/{v['part']}/{v['name']}": reached for api, v, reached, _ in results}, indent=1))
+        return 0
+    wrong = [(api, v, reached, error) for api, v, reached, error in results if reached != v["verdict"]]
+    for api, v, reached, error in wrong:
+        why = f": {error.message[:200]}" if error else ""
+        print(f"  {api}/{v['operation']} {v['part']} \"{v['name']}\": expected {v['verdict']}, got {reached} (rule: {v['rule']}){why}")
+    engine = f"jsonschema {version('jsonschema')}, Draft 2020-12"
+    if wrong:
+        print(f"check_vectors: {len(wrong)} of {len(results)} vectors got the wrong verdict ({engine})")
+        return 1
+    print(f"check_vectors: all {len(results)} vectors got their verdict ({engine})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

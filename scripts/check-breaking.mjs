@@ -1,0 +1,345 @@
+// npm run check:breaking [-- <base.json> <head.json>]: lists every change of head that breaks a client written
+// against base, and exits 1 if there is one.
+// Without arguments, each bundle under generated/openapi/ is compared with its last release under openapi/released/
+// (`npm run release:spec`); there a breaking change passes only with a new major info.version, as CONTRACT.md promises.
+//
+// A request breaks when the server may now reject what an old client sends; a response breaks when the server may
+// now send what an old client rejects or does not expect. Response tolerance covers extra properties and values of
+// open enums (`anyOf: [{enum}, {type: string}]`) only: clients check response types and bounds.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { apis, root } from "./toolchain.mjs";
+
+/** Every rule the gate applies, by the name it reports. */
+const rules = {
+  "operation-removed": "an operation is gone",
+  "parameter-removed": "a parameter is gone",
+  "parameter-required": "a new required parameter, or an optional one made required",
+  "request-body-required": "a new required request body, or an optional one made required",
+  "media-type-removed": "a request or response media type is gone",
+  "response-removed": "a success (2xx) response is gone",
+  "property-removed": "a response property is gone, or a request property of a closed schema",
+  "property-required": "a new required request property, or an optional one made required",
+  "property-no-longer-required": "a response property is no longer guaranteed",
+  "unknown-properties-rejected": "a request schema now rejects properties it did not know",
+  "type-changed": "a request type accepts less, or a response type may hold more",
+  "enum-value-removed": "a request enum (or a oneOf branch's discriminator value) lost a value",
+  "enum-value-added": "a closed response enum (or a response oneOf) gained a value",
+  "alternative-removed": "a request oneOf/anyOf lost a branch",
+  "alternative-added": "a response oneOf/anyOf gained a branch",
+  "bound-narrowed": "a request minimum, maximum, length or item count is tighter",
+  "bound-widened": "a response minimum, maximum, length or item count is looser",
+  "pattern-changed": "a request pattern is new or different, or a response pattern is gone or different",
+  "format-changed": "a request format is new or different, or a response format is gone or different",
+};
+
+const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+// Keywords that never change what validates; every other keyword must be one the comparison understands.
+const annotations = new Set(["description", "title", "summary", "example", "examples", "default", "deprecated", "readOnly", "writeOnly", "$comment", "externalDocs", "xml", "discriminator"]);
+const understood = new Set(["$ref", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "oneOf", "anyOf", "pattern", "format"]);
+const lowerBounds = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
+const upperBounds = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
+const allTypes = ["null", "boolean", "object", "array", "number", "integer", "string"];
+
+/** The breaking changes of `head` against `base` (two parsed OpenAPI 3.1 bundles): `{rule, where, detail}`. */
+function breakingChanges(base, head) {
+  const found = [];
+  const report = (rule, where, detail) => {
+    if (!(rule in rules)) throw new Error(`unknown rule ${rule}`);
+    found.push({ rule, where, detail });
+  };
+  const compare = schemaComparison(base, head, report);
+  const headOperations = operations(head);
+
+  for (const [key, baseOp] of operations(base)) {
+    const headOp = headOperations.get(key);
+    if (!headOp) {
+      report("operation-removed", baseOp.label, "operation removed");
+      continue;
+    }
+    compareParameters(baseOp, headOp, compare, report);
+    compareRequestBody(baseOp, headOp, compare, report);
+    compareResponses(baseOp, headOp, compare, report);
+  }
+  return found;
+}
+
+/** Operations keyed by method and path template, path parameters keyed by position so a rename is no change. */
+function operations(doc) {
+  const found = new Map();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const pathItem = resolve(doc, item);
+    const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    for (const method of methods.filter((m) => pathItem[m])) {
+      const operation = pathItem[method];
+      const parameters = new Map();
+      for (const parameter of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolve(doc, p))) {
+        const name = parameter.in === "header" ? parameter.name.toLowerCase() : parameter.name;
+        const key = parameter.in === "path" ? `path #${pathParams.indexOf(parameter.name)}` : `${parameter.in} ${name}`;
+        parameters.set(key, parameter);
+      }
+      found.set(`${method} ${path.replace(/\{[^}]+\}/g, "{}")}`, {
+        label: `${method.toUpperCase()} ${path}`,
+        parameters,
+        requestBody: operation.requestBody && resolve(doc, operation.requestBody),
+        responses: Object.fromEntries(Object.entries(operation.responses ?? {}).map(([status, r]) => [status, resolve(doc, r)])),
+      });
+    }
+  }
+  return found;
+}
+
+function compareParameters(baseOp, headOp, compare, report) {
+  for (const [key, baseParam] of baseOp.parameters) {
+    const headParam = headOp.parameters.get(key);
+    const where = `${baseOp.label} ${baseParam.in} parameter ${baseParam.name}`;
+    if (!headParam) report("parameter-removed", where, "parameter removed");
+    else {
+      if (!baseParam.required && headParam.required) report("parameter-required", where, "optional parameter made required");
+      compare("request", baseParam.schema ?? {}, headParam.schema ?? {}, where, "");
+    }
+  }
+  for (const [key, headParam] of headOp.parameters) {
+    if (!baseOp.parameters.has(key) && headParam.required) {
+      report("parameter-required", `${baseOp.label} ${headParam.in} parameter ${headParam.name}`, "new required parameter");
+    }
+  }
+}
+
+function compareRequestBody(baseOp, headOp, compare, report) {
+  const [baseBody, headBody] = [baseOp.requestBody, headOp.requestBody];
+  const where = `${baseOp.label} request body`;
+  if (headBody?.required && !baseBody?.required) {
+    report("request-body-required", where, baseBody ? "optional request body made required" : "new required request body");
+  }
+  if (baseBody && headBody) compareContent("request", baseBody.content, headBody.content, where, compare, report);
+}
+
+function compareResponses(baseOp, headOp, compare, report) {
+  for (const [status, baseResponse] of Object.entries(baseOp.responses)) {
+    const headResponse = headOp.responses[status];
+    const where = `${baseOp.label} response ${status}`;
+    if (!headResponse) {
+      if (status.startsWith("2")) report("response-removed", where, "success response removed");
+    } else compareContent("response", baseResponse.content, headResponse.content, where, compare, report);
+  }
+}
+
+function compareContent(direction, baseContent = {}, headContent = {}, where, compare, report) {
+  for (const [mediaType, baseMedia] of Object.entries(baseContent)) {
+    const headMedia = headContent[mediaType];
+    if (!headMedia) report("media-type-removed", where, `${mediaType} removed`);
+    else compare(direction, baseMedia.schema ?? {}, headMedia.schema ?? {}, `${where} ${mediaType}`, "");
+  }
+}
+
+/** Compares two schemas as a request (head must accept all base accepted) or a response (head must send nothing base forbade). */
+function schemaComparison(baseDoc, headDoc, report) {
+  const inProgress = new Set(); // pairs of $refs being compared, so recursive schemas end
+
+  function compare(direction, baseSchema, headSchema, where, at) {
+    const pair = baseSchema.$ref && headSchema.$ref && `${direction} ${baseSchema.$ref} ${headSchema.$ref}`;
+    if (pair && inProgress.has(pair)) return;
+    if (pair) inProgress.add(pair);
+    const baseAlternatives = alternatives(baseDoc, resolve(baseDoc, baseSchema), `${where} ${at}`);
+    const headAlternatives = alternatives(headDoc, resolve(headDoc, headSchema), `${where} ${at}`);
+    if (baseAlternatives.length === 1 && headAlternatives.length === 1) {
+      compareOne(direction, baseAlternatives[0], headAlternatives[0], where, at);
+    } else {
+      compareAlternatives(direction, baseAlternatives, headAlternatives, where, at);
+    }
+    if (pair) inProgress.delete(pair);
+  }
+
+  function compareAlternatives(direction, baseAlternatives, headAlternatives, where, at) {
+    const baseByKey = new Map(baseAlternatives.map((s, i) => [alternativeKey(baseDoc, s, i), s]));
+    const headByKey = new Map(headAlternatives.map((s, i) => [alternativeKey(headDoc, s, i), s]));
+    for (const [key, baseBranch] of baseByKey) {
+      const headBranch = headByKey.get(key);
+      if (headBranch) compare(direction, baseBranch, headBranch, where, `${at}(${key})`);
+      else if (direction === "request") report(key.includes("=") ? "enum-value-removed" : "alternative-removed", where, `${at || "(body)"} no longer accepts branch ${key}`);
+    }
+    for (const key of headByKey.keys()) {
+      if (!baseByKey.has(key) && direction === "response") report(key.includes("=") ? "enum-value-added" : "alternative-added", where, `${at || "(body)"} may now be branch ${key}`);
+    }
+  }
+
+  function compareOne(direction, base, head, where, at) {
+    const here = at || "(body)";
+    const isRequest = direction === "request";
+    const [baseTypes, headTypes] = [typesOf(base), typesOf(head)];
+    const [narrower, wider] = isRequest ? [headTypes, baseTypes] : [baseTypes, headTypes];
+    if (wider.some((t) => !accepts(narrower, t))) {
+      report("type-changed", where, `${here} type ${baseTypes.join("|")} became ${headTypes.join("|")}`);
+      return;
+    }
+
+    const [baseValues, headValues] = [valuesOf(base), valuesOf(head)];
+    if (isRequest && headValues) {
+      if (!baseValues) report("enum-value-removed", where, `${here} now accepts only ${headValues.map(show).join(", ")}`);
+      for (const value of baseValues?.filter((v) => !includesValue(headValues, v)) ?? []) report("enum-value-removed", where, `${here} no longer accepts ${show(value)}`);
+    }
+    if (!isRequest && baseValues) {
+      if (!headValues) report("enum-value-added", where, `${here} is no longer limited to ${baseValues.map(show).join(", ")}`);
+      for (const value of headValues?.filter((v) => !includesValue(baseValues, v)) ?? []) report("enum-value-added", where, `${here} may now be ${show(value)}`);
+    }
+
+    // A request bound breaks when it is new or tighter; a response bound when it is gone or looser.
+    for (const [keywords, tighter] of [[lowerBounds, (b, h) => h > b], [upperBounds, (b, h) => h < b]]) {
+      for (const keyword of keywords) {
+        const [b, h] = [base[keyword], head[keyword]];
+        if (isRequest && h !== undefined && (b === undefined || tighter(b, h))) report("bound-narrowed", where, `${here} ${keyword} ${b ?? "(none)"} became ${h}`);
+        if (!isRequest && b !== undefined && (h === undefined || tighter(h, b))) report("bound-widened", where, `${here} ${keyword} ${b} became ${h ?? "(none)"}`);
+      }
+    }
+    for (const keyword of ["pattern", "format"]) {
+      const [b, h] = [base[keyword], head[keyword]];
+      if (b !== h && (isRequest ? h !== undefined : b !== undefined)) report(`${keyword}-changed`, where, `${here} ${keyword} ${b ?? "(none)"} became ${h ?? "(none)"}`);
+    }
+
+    compareProperties(direction, base, head, where, at);
+    if (base.items || head.items) compare(direction, base.items ?? {}, head.items ?? {}, where, `${at}[]`);
+  }
+
+  function compareProperties(direction, base, head, where, at) {
+    const isRequest = direction === "request";
+    const [baseProps, headProps] = [base.properties ?? {}, head.properties ?? {}];
+    const [baseRequired, headRequired] = [new Set(base.required), new Set(head.required)];
+    const name = (property) => (at ? `${at}.${property}` : property);
+    for (const [property, baseProp] of Object.entries(baseProps)) {
+      if (!(property in headProps)) {
+        if (!isRequest || head.additionalProperties === false) report("property-removed", where, `${name(property)} removed`);
+      } else compare(direction, baseProp, headProps[property], where, name(property));
+    }
+    for (const property of headRequired) {
+      if (isRequest && !baseRequired.has(property)) {
+        report("property-required", where, `${name(property)} ${property in baseProps ? "made required" : "is a new required property"}`);
+      }
+    }
+    for (const property of baseRequired) {
+      if (!isRequest && !headRequired.has(property) && property in headProps) report("property-no-longer-required", where, `${name(property)} no longer required`);
+    }
+    if (isRequest && base.additionalProperties !== false && head.additionalProperties === false) {
+      report("unknown-properties-rejected", where, `${at || "(body)"} now rejects unknown properties`);
+    }
+  }
+
+  return compare;
+}
+
+/**
+ * The branches of a oneOf/anyOf, each with the parent's own keywords, or the schema itself. An open enum is one
+ * branch: a branch that accepts every value of its types makes enum-only branches of those types redundant.
+ */
+function alternatives(doc, schema, where) {
+  assertUnderstood(schema, where);
+  const branches = schema.oneOf ?? schema.anyOf;
+  if (!branches) return [schema];
+  const { oneOf, anyOf, ...own } = schema;
+  const all = branches.flatMap((branch) => alternatives(doc, { ...own, ...resolve(doc, branch) }, where));
+  const open = all.filter(isUnconstrained);
+  return all.filter((s) => !(valuesOf(s) && !s.properties && open.some((o) => typesOf(s).every((t) => accepts(typesOf(o), t)))));
+}
+
+/** A branch's name: its discriminating `const` property (`type=VPC_RESOURCE`) or its position. */
+function alternativeKey(doc, schema, index) {
+  for (const [property, sub] of Object.entries(schema.properties ?? {})) {
+    const resolved = resolve(doc, sub);
+    if (resolved.const !== undefined) return `${property}=${resolved.const}`;
+  }
+  return `#${index}`;
+}
+
+function assertUnderstood(schema, where) {
+  const unknown = Object.keys(schema).filter((k) => !k.startsWith("x-") && !annotations.has(k) && !understood.has(k) && !lowerBounds.includes(k) && !upperBounds.includes(k));
+  if (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== "boolean") unknown.push("additionalProperties (a schema)");
+  if (unknown.length > 0) throw new Error(`${where}: check:breaking does not compare ${unknown.join(", ")}; extend scripts/check-breaking.mjs`);
+}
+
+function isUnconstrained(schema) {
+  return schema.type !== undefined && Object.keys(schema).every((k) => k === "type" || k.startsWith("x-") || annotations.has(k));
+}
+
+/** The JSON types a schema admits (from `type`, else from its `const`/`enum` values, else all). */
+function typesOf(schema) {
+  if (schema.type !== undefined) return [schema.type].flat();
+  const values = valuesOf(schema);
+  return values ? [...new Set(values.map(jsonType))] : allTypes;
+}
+
+const valuesOf = (schema) => (schema.const !== undefined ? [schema.const] : schema.enum);
+const accepts = (types, type) => types.includes(type) || (type === "integer" && types.includes("number"));
+const includesValue = (values, value) => values.some((v) => JSON.stringify(v) === JSON.stringify(value));
+const show = (value) => JSON.stringify(value);
+
+function jsonType(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (Number.isInteger(value)) return "integer";
+  return typeof value;
+}
+
+/** Follows internal `#/...` references; sibling keywords of a `$ref` apply on top of its target. */
+function resolve(doc, node) {
+  if (typeof node?.$ref !== "string") return node;
+  if (!node.$ref.startsWith("#/")) throw new Error(`external reference ${node.$ref} is not supported`);
+  const target = node.$ref
+    .slice(2)
+    .split("/")
+    .reduce((at, part) => at?.[part.replaceAll("~1", "/").replaceAll("~0", "~")], doc);
+  if (target === undefined) throw new Error(`unresolved reference ${node.$ref}`);
+  const { $ref, ...siblings } = node;
+  return { ...resolve(doc, target), ...siblings };
+}
+
+function printChanges(changes) {
+  for (const { rule, where, detail } of changes) console.log(`  ${where}: ${detail} [${rule}]`);
+}
+
+const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+const major = (version) => Number(String(version).split(".")[0]);
+
+function compareFiles(baseFile, headFile) {
+  const changes = breakingChanges(readJson(baseFile), readJson(headFile));
+  if (changes.length === 0) {
+    console.log(`check:breaking: no breaking change in ${headFile} against ${baseFile}`);
+    return 0;
+  }
+  console.log(`check:breaking: ${changes.length} breaking change(s) in ${headFile} against ${baseFile}:`);
+  printChanges(changes);
+  return 1;
+}
+
+function compareWithReleased() {
+  let failed = false;
+  const summary = [];
+  for (const api of apis) {
+    const released = readJson(join(root, "openapi", "released", `${api}.json`));
+    const current = readJson(join(root, "generated", "openapi", `${api}.json`));
+    const changes = breakingChanges(released, current);
+    const [from, to] = [released.info.version, current.info.version];
+    if (changes.length === 0) {
+      summary.push(`${api} ${to} (released ${from})`);
+      continue;
+    }
+    const allowed = major(to) > major(from);
+    console.log(`check:breaking: ${api} ${to} has ${changes.length} breaking change(s) since the released ${from}${allowed ? ", allowed by the new major version" : "; a breaking change needs a new major version"}:`);
+    printChanges(changes);
+    failed ||= !allowed;
+  }
+  if (summary.length > 0) console.log(`check:breaking: no breaking change since the last release: ${summary.join(", ")}`);
+  return failed ? 1 : 0;
+}
+
+const files = process.argv.slice(2);
+if (files.length !== 0 && files.length !== 2) {
+  console.error("usage: npm run check:breaking [-- <base.json> <head.json>]");
+  process.exit(2);
+}
+try {
+  process.exit(files.length === 2 ? compareFiles(files[0], files[1]) : compareWithReleased());
+} catch (error) {
+  // Exit 2, not 1: the gate could not decide, which is not the same as finding a breaking change.
+  console.error(`check:breaking: ${error.message}`);
+  process.exit(2);
+}

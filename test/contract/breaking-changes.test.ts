@@ -1,0 +1,235 @@
+// `npm run check:breaking` flags each breaking change of a bundle and passes each compatible one. Every case
+// mutates a copy of the real bundle (the head) and compares it with the unchanged bundle (the base).
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { type Api, bundles } from "../support/bundles.js";
+import { copyProject, repoRoot as root } from "../support/project-copy.js";
+
+const workDir = mkdtempSync(join(tmpdir(), "ingestion-api-breaking-"));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+type Bundle = (typeof bundles)[Api];
+let runCount = 0;
+
+/** Runs the gate on the api's bundle (base) and a mutated copy (head); returns its exit code and output. */
+function gate(api: Api, mutate: (head: Bundle) => void): { status: number | null; output: string } {
+  const head = structuredClone(bundles[api]);
+  mutate(head);
+  const dir = join(workDir, String(runCount++));
+  mkdirSync(dir);
+  writeFileSync(join(dir, "base.json"), JSON.stringify(bundles[api]));
+  writeFileSync(join(dir, "head.json"), JSON.stringify(head));
+  const run = spawnSync(process.execPath, [join(root, "scripts/check-breaking.mjs"), join(dir, "base.json"), join(dir, "head.json")], { encoding: "utf8" });
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+function expectBreaking(api: Api, mutate: (head: Bundle) => void, ...reported: string[]) {
+  const { status, output } = gate(api, mutate);
+  expect(status, output).toBe(1);
+  for (const line of reported) expect(output).toContain(line);
+}
+
+function expectCompatible(api: Api, mutate: (head: Bundle) => void) {
+  const { status, output } = gate(api, mutate);
+  expect(status, output).toBe(0);
+  expect(output).toContain("no breaking change");
+}
+
+const alertsPath = "/api/v2/alerts";
+const alertPath = "/api/v2/alerts/{id}";
+const servicesPath = "/v1/organizations/{organizationId}/services";
+const settingsPath = "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings";
+const queryParameter = (name: string, required: boolean) => ({ name, in: "query", required, description: "A new parameter.", schema: { type: "string" } });
+
+describe("flags as breaking", () => {
+  it("a removed operation", () => {
+    expectBreaking("alerts", (h) => delete h.paths[alertPath].get, `GET ${alertPath}: operation removed [operation-removed]`);
+  });
+
+  it("a removed parameter", () => {
+    expectBreaking("management", (h) => (h.paths[servicesPath].get.parameters = []), "query parameter filter: parameter removed [parameter-removed]");
+  });
+
+  it("a removed response property", () => {
+    expectBreaking("alerts", (h) => delete h.components.schemas.Alert.properties.team, `GET ${alertPath} response 200 application/json: data.team removed [property-removed]`);
+  });
+
+  it("a changed response type", () => {
+    expectBreaking("management", (h) => (h.components.schemas.Service.properties.numReplicas.type = "string"), "result[].numReplicas type number became string [type-changed]");
+  });
+
+  it("a changed request type", () => {
+    expectBreaking("alerts", (h) => (h.components.schemas.AlertThreshold.type = "string"), "(source=tile).threshold type number became string [type-changed]");
+  });
+
+  it("a new required request property", () => {
+    expectBreaking(
+      "alerts",
+      (h) => {
+        const tile = h.components.schemas.AlertTileRequest;
+        tile.properties.priority = { type: "integer", description: "A new field." };
+        tile.required.push("priority");
+      },
+      "(source=tile).priority is a new required property [property-required]",
+    );
+  });
+
+  it("an optional request property made required", () => {
+    expectBreaking("alerts", (h) => h.components.schemas.AlertSearchRequest.required.push("name"), "(source=search).name made required [property-required]");
+  });
+
+  it("a new required parameter", () => {
+    expectBreaking("management", (h) => h.paths[servicesPath].get.parameters.push(queryParameter("region", true)), "query parameter region: new required parameter [parameter-required]");
+  });
+
+  it("an optional parameter made required", () => {
+    expectBreaking("management", (h) => (h.components.parameters.ServiceFilter.required = true), "query parameter filter: optional parameter made required [parameter-required]");
+  });
+
+  it("a narrowed request maximum and a raised request minimum", () => {
+    expectBreaking(
+      "management",
+      (h) => {
+        h.components.schemas.engine_max_threads.maximum = 32;
+        h.components.schemas.streaming_max_insert_wait_ms.minimum = 1000;
+      },
+      `PUT ${settingsPath} request body application/json: engine_max_threads maximum 64 became 32 [bound-narrowed]`,
+      "streaming_max_insert_wait_ms minimum 500 became 1000 [bound-narrowed]",
+    );
+  });
+
+  it("a narrowed request length", () => {
+    expectBreaking("alerts", (h) => (h.components.schemas.AlertName.maxLength = 256), "(source=tile).name maxLength 512 became 256 [bound-narrowed]");
+  });
+
+  it("a removed request enum value", () => {
+    expectBreaking("alerts", (h) => h.components.schemas.AlertInterval.enum.pop(), '(source=tile).interval no longer accepts "1d" [enum-value-removed]');
+  });
+
+  it("a removed request oneOf branch (a discriminator value)", () => {
+    expectBreaking(
+      "management",
+      (h) => h.components.schemas.ReversePrivateEndpointRequest.oneOf.splice(1, 1),
+      "(body) no longer accepts branch type=VPC_RESOURCE [enum-value-removed]",
+    );
+  });
+
+  it("a response property that is no longer guaranteed", () => {
+    expectBreaking(
+      "management",
+      (h) => (h.components.schemas.Pipe.required = ["id", "serviceId", "name"]),
+      "result.state no longer required [property-no-longer-required]",
+    );
+  });
+
+  it("a widened response bound, since clients check response bounds too", () => {
+    // The source states the bound once; the bundle carries it in the request and the response schema.
+    const { status, output } = gate("management", (h) => {
+      h.components.schemas.engine_max_threads.maximum = 128;
+      h.components.schemas.PipeSettings.properties.engine_max_threads.maximum = 128;
+    });
+    expect(status, output).toBe(1);
+    expect(output).toContain(`GET ${settingsPath} response 200 application/json: result.engine_max_threads maximum 64 became 128 [bound-widened]`);
+    expect(output, "widening is fine for requests").not.toContain("request body");
+  });
+
+  it("nothing it cannot judge: a keyword it does not compare stops it with exit 2", () => {
+    const { status, output } = gate("alerts", (h) => (h.components.schemas.AlertName.allOf = [{ minLength: 2 }]));
+    expect(status).toBe(2);
+    expect(output).toContain("does not compare allOf");
+  });
+});
+
+describe("passes as compatible", () => {
+  it("an identical bundle", () => {
+    expectCompatible("management", () => {});
+  });
+
+  it("description changes", () => {
+    expectCompatible("alerts", (h) => {
+      h.info.description = "Reworded.";
+      h.paths[alertsPath].post.description = "Reworded.";
+      h.components.schemas.Alert.properties.state.description = "Reworded.";
+      h.components.schemas.AlertName.description = "Reworded.";
+    });
+  });
+
+  it("a new optional request property", () => {
+    expectCompatible("alerts", (h) => (h.components.schemas.AlertTileRequest.properties.priority = { type: "integer", description: "A new field." }));
+  });
+
+  it("a new optional parameter", () => {
+    expectCompatible("management", (h) => h.paths[servicesPath].get.parameters.push(queryParameter("region", false)));
+  });
+
+  it("a new response property", () => {
+    expectCompatible("alerts", (h) => (h.components.schemas.Alert.properties.lastFiredAt = { type: "string", format: "date-time", description: "A new field." }));
+  });
+
+  it("a widened request bound and length", () => {
+    expectCompatible("management", (h) => {
+      h.components.schemas.ReversePrivateEndpointDescription.maxLength = 1024;
+      delete h.components.schemas.NonEmptyString.minLength;
+    });
+    expectCompatible("alerts", (h) => (h.components.schemas.AlertName.maxLength = 1024));
+  });
+
+  it("a new operation", () => {
+    expectCompatible("alerts", (h) => (h.paths[alertPath].delete = { operationId: "deleteAlert", responses: { "204": { description: "Deleted." } } }));
+  });
+
+  it("a new value in an open response enum", () => {
+    expectCompatible("management", (h) => h.components.schemas.PipeState.anyOf[0].enum.push("Archived"));
+    expectCompatible("alerts", (h) => h.components.schemas.AlertState.anyOf[0].enum.push("snoozed"));
+  });
+
+  it("a new value in a request enum that responses carry as an open enum", () => {
+    expectCompatible("alerts", (h) => h.components.schemas.AlertInterval.enum.push("2h"));
+  });
+
+  it("a renamed path parameter (the URL is the same)", () => {
+    expectCompatible("alerts", (h) => {
+      h.paths["/api/v2/alerts/{alertId}"] = h.paths[alertPath];
+      delete h.paths[alertPath];
+      h.components.parameters.AlertId.name = "alertId";
+    });
+  });
+});
+
+describe("with no arguments: the current bundles against the released ones", () => {
+  it("passes for the committed bundles", () => {
+    const run = spawnSync(process.execPath, [join(root, "scripts/check-breaking.mjs")], { encoding: "utf8" });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+  });
+
+  /** Runs the gate in a copy of the project whose current alerts bundle is `head` at `version`. */
+  function released(head: Bundle, version: string): { status: number | null; output: string } {
+    const project = copyProject(["scripts/check-breaking.mjs", "scripts/toolchain.mjs", "redocly.yaml", "openapi/released", "generated/openapi"]);
+    try {
+      writeFileSync(join(project.dir, "generated/openapi/alerts.json"), JSON.stringify({ ...head, info: { ...head.info, version } }));
+      const run = spawnSync(process.execPath, [join(project.dir, "scripts/check-breaking.mjs")], { encoding: "utf8" });
+      return { status: run.status, output: run.stdout + run.stderr };
+    } finally {
+      project.remove();
+    }
+  }
+
+  const withoutTeam = structuredClone(bundles.alerts);
+  delete withoutTeam.components.schemas.Alert.properties.team;
+
+  it("fails on a breaking change under a minor version bump", () => {
+    const { status, output } = released(withoutTeam, "0.2.0");
+    expect(status, output).toBe(1);
+    expect(output).toContain("a breaking change needs a new major version");
+  });
+
+  it("passes a breaking change under a new major version, and still lists it", () => {
+    const { status, output } = released(withoutTeam, "1.0.0");
+    expect(status, output).toBe(0);
+    expect(output).toContain("allowed by the new major version");
+    expect(output).toContain("data.team removed");
+  });
+});
