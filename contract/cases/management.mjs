@@ -1,5 +1,6 @@
 // Test vectors of the management interface, stated from the seed and openapi/DECISIONS.md, not read from the spec:
 // a vector whose verdict the bundle does not reach is a contract bug (or a vector bug) either way.
+import { booleanSettings, integerSettings } from "./seed-settings.mjs";
 import { vectorsOf, without } from "./vector.mjs";
 
 const organizationId = "7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b";
@@ -8,20 +9,6 @@ const pipeId = "9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a";
 const requestId = "4c6e8a0b-2d3f-4b5c-8e7a-9b1d3f5a7c9e";
 const envelope = (result) => ({ status: 200, requestId, result });
 
-// The seed's settings table: inclusive bounds.
-const integerSettings = [
-  ["streaming_max_insert_wait_ms", 500, 60000],
-  ["object_storage_concurrency", 1, 35],
-  ["object_storage_polling_interval_ms", 100, 3600000],
-  ["object_storage_max_insert_bytes", 10485760, 53687091200],
-  ["object_storage_max_file_count", 1, 10000],
-  ["engine_max_threads", 0, 64],
-  ["engine_max_insert_threads", 0, 16],
-  ["engine_min_insert_block_size_bytes", 0, 10737418240],
-  ["engine_max_download_threads", 0, 32],
-  ["engine_parallel_distributed_insert_select", 0, 2],
-];
-const booleanSettings = ["object_storage_use_cluster_function", "engine_parallel_view_processing"];
 const settingNames = [...integerSettings.map(([name]) => name), ...booleanSettings];
 const defaultSettings = Object.fromEntries(settingNames.map((name) => [name, null]));
 

@@ -1,23 +1,10 @@
-// The settings bounds of the seed, stated here independently of the spec, hold in the bundle and in Prism.
+// The settings bounds of the seed, written by hand independently of the spec (contract/cases/seed-settings.mjs),
+// hold in the bundle and in Prism: a wrong bound in the spec makes these tests fail.
 import { describe, expect, it } from "vitest";
+import { booleanSettings, integerSettings } from "../../contract/cases/seed-settings.mjs";
 import { bundles } from "../support/bundles.js";
 import { pipeSettingsPath } from "../support/paths.js";
 import { send } from "../support/prism.js";
-
-// The seed's table, copied by hand: a wrong bound in the spec makes these tests fail.
-const integerSettings: [name: string, minimum: number, maximum: number][] = [
-  ["streaming_max_insert_wait_ms", 500, 60000],
-  ["object_storage_concurrency", 1, 35],
-  ["object_storage_polling_interval_ms", 100, 3600000],
-  ["object_storage_max_insert_bytes", 10485760, 53687091200],
-  ["object_storage_max_file_count", 1, 10000],
-  ["engine_max_threads", 0, 64],
-  ["engine_max_insert_threads", 0, 16],
-  ["engine_min_insert_block_size_bytes", 0, 10737418240],
-  ["engine_max_download_threads", 0, 32],
-  ["engine_parallel_distributed_insert_select", 0, 2],
-];
-const booleanSettings = ["object_storage_use_cluster_function", "engine_parallel_view_processing"];
 
 const put = (body: unknown) => send("management", "PUT", pipeSettingsPath, { body });
 

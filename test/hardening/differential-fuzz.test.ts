@@ -2,24 +2,12 @@
 // with validation off, through the SDK to Prism. The verdicts must agree on every case, so the generated
 // validators and Prism's reading of the spec cannot drift apart.
 import fc from "fast-check";
+import { booleanSettings, integerSettings as settingsBounds } from "../../contract/cases/seed-settings.mjs";
 import { describe, expect, inject, it } from "vitest";
 import { createAlertsClient, createManagementClient, RequestValidationError } from "../../src/index.js";
 import { organizationId, pipe, serviceId } from "../support/sdk-fixtures.js";
 
 const seed = 20261121;
-const settingsBounds: [string, number, number][] = [
-  ["streaming_max_insert_wait_ms", 500, 60000],
-  ["object_storage_concurrency", 1, 35],
-  ["object_storage_polling_interval_ms", 100, 3600000],
-  ["object_storage_max_insert_bytes", 10485760, 53687091200],
-  ["object_storage_max_file_count", 1, 10000],
-  ["engine_max_threads", 0, 64],
-  ["engine_max_insert_threads", 0, 16],
-  ["engine_min_insert_block_size_bytes", 0, 10737418240],
-  ["engine_max_download_threads", 0, 32],
-  ["engine_parallel_distributed_insert_select", 0, 2],
-];
-const booleanSettings = ["object_storage_use_cluster_function", "engine_parallel_view_processing"];
 
 /** An optional field: absent half the time, else one of the given values. */
 const maybe = <T>(value: fc.Arbitrary<T>) => fc.option(value, { nil: undefined, freq: 2 });

@@ -2,6 +2,7 @@
 // report each broken rule as an Ajv error: where (instancePath), which rule (keyword) and why (message).
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { integerSettings } from "../../contract/cases/seed-settings.mjs";
 import { validators as alerts, type OperationValidators, type Validator } from "../../generated/validators/alerts.js";
 import { validators as management } from "../../generated/validators/management.js";
 import { bundles, type Api } from "../support/bundles.js";
@@ -75,20 +76,6 @@ describe("the validators map", () => {
 
 describe("PUT settings body", () => {
   const validate = validator("management", updatePipeSettings, "body");
-
-  // The settings table, copied by hand: a wrong bound in the spec makes these tests fail.
-  const integerSettings: [name: string, minimum: number, maximum: number][] = [
-    ["streaming_max_insert_wait_ms", 500, 60000],
-    ["object_storage_concurrency", 1, 35],
-    ["object_storage_polling_interval_ms", 100, 3600000],
-    ["object_storage_max_insert_bytes", 10485760, 53687091200],
-    ["object_storage_max_file_count", 1, 10000],
-    ["engine_max_threads", 0, 64],
-    ["engine_max_insert_threads", 0, 16],
-    ["engine_min_insert_block_size_bytes", 0, 10737418240],
-    ["engine_max_download_threads", 0, 32],
-    ["engine_parallel_distributed_insert_select", 0, 2],
-  ];
 
   describe.each(integerSettings)("%s (%d..%d)", (field, minimum, maximum) => {
     it.each([minimum, maximum, null])("accepts %s", (value) => {

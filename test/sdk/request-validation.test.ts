@@ -2,6 +2,7 @@
 // field and the rule, and nothing reaches the network.
 import { describe, expect, it } from "vitest";
 import { createAlertsClient, createManagementClient, RequestValidationError } from "../../src/index.js";
+import { integerSettings as bounds } from "../../contract/cases/seed-settings.mjs";
 import { alertId, keyId, keySecret, organizationId, pipe, serviceId, settingsEnvelope, tileAlert, token } from "../support/sdk-fixtures.js";
 
 /** A fetch that records what would have been sent and answers like the server would. */
@@ -25,19 +26,6 @@ async function issuesOf(call: PromiseLike<unknown>) {
   expect(error).toBeInstanceOf(RequestValidationError);
   return (error as RequestValidationError).issues;
 }
-
-const bounds: [string, number, number][] = [
-  ["streaming_max_insert_wait_ms", 500, 60000],
-  ["object_storage_concurrency", 1, 35],
-  ["object_storage_polling_interval_ms", 100, 3600000],
-  ["object_storage_max_insert_bytes", 10485760, 53687091200],
-  ["object_storage_max_file_count", 1, 10000],
-  ["engine_max_threads", 0, 64],
-  ["engine_max_insert_threads", 0, 16],
-  ["engine_min_insert_block_size_bytes", 0, 10737418240],
-  ["engine_max_download_threads", 0, 32],
-  ["engine_parallel_distributed_insert_select", 0, 2],
-];
 
 describe.each(bounds)("updateSettings %s", (field, minimum, maximum) => {
   it(`rejects ${maximum + 1} before sending: "/${field} must be <= ${maximum}"`, async () => {
