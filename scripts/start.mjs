@@ -1,7 +1,7 @@
 // npm start: builds the docs if missing or stale, serves build/docs on 127.0.0.1:8080 and runs the Prism
 // mocks of both bundles on 4010 and 4011. Ctrl-C stops everything.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { curlSample, operationsOf } from "./code-samples.mjs";
@@ -26,10 +26,12 @@ for (const { variable, value } of ports) {
 }
 const [docsPort, managementPort, alertsPort] = ports.map((port) => port.value);
 
-// Docs are stale when a bundle, an example or the docs scripts changed after they were written.
-const docsInputs = ["generated/openapi/management.json", "generated/openapi/alerts.json", "scripts/docs.mjs", "scripts/docs-landing.mjs", "scripts/code-samples.mjs"]
-  .map((file) => join(root, file))
-  .concat(["listServices", "createReversePrivateEndpoint", "getPipe", "getPipeSettings", "updatePipeSettings", "createAlert", "getAlert", "management"].map((name) => join(root, "examples", `${name}.ts`)));
+// Docs are stale when a bundle, an example (the TypeScript samples) or the docs scripts changed after them.
+const docsInputs = [
+  ...["generated/openapi/management.json", "generated/openapi/alerts.json", "redocly.yaml"],
+  ...["docs.mjs", "docs-landing.mjs", "code-samples.mjs"].map((script) => join("scripts", script)),
+  ...readdirSync(join(root, "examples")).map((example) => join("examples", example)),
+].map((file) => join(root, file));
 const pages = ["index.html", "management.html", "alerts.html"].map((page) => join(docsDir, page));
 const builtAt = Math.min(...pages.map((page) => (existsSync(page) ? statSync(page).mtimeMs : 0)));
 if (docsInputs.some((input) => statSync(input).mtimeMs > builtAt)) {
@@ -101,9 +103,11 @@ for (const mock of mocks) {
   });
 }
 
-const bundleOf = (api) => JSON.parse(readFileSync(join(root, "generated", "openapi", `${api}.json`), "utf8"));
-const sample = (api, operationId, baseUrl) =>
-  curlSample(bundleOf(api), operationsOf(bundleOf(api)).find(({ operation }) => operation.operationId === operationId), { baseUrl, demoCredentials: true });
+function sample(api, operationId, baseUrl) {
+  const bundle = JSON.parse(readFileSync(join(root, "generated", "openapi", `${api}.json`), "utf8"));
+  const entry = operationsOf(bundle).find(({ operation }) => operation.operationId === operationId);
+  return curlSample(bundle, entry, { baseUrl, demoCredentials: true });
+}
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const [management, alerts] = mocks;
 console.log(`ingestion-api ${version}
