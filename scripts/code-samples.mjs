@@ -33,7 +33,11 @@ export function curlSample(bundle, { path, method, pathItem, operation }, { base
   const base = baseUrl ?? server.url.replace(/\{(\w+)\}/g, (_, name) => server.variables[name].default);
   const parameters = [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p) => deref(bundle, p));
   const exampleOf = (p) => p.example ?? Object.values(p.examples ?? {})[0]?.value;
-  const url = path.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(exampleOf(parameters.find((p) => p.name === name))));
+  const url = path.replace(/\{(\w+)\}/g, (_, name) => {
+    const example = exampleOf(parameters.find((p) => p.name === name) ?? {});
+    if (example === undefined) throw new Error(`${operation.operationId}: path parameter ${name} has no example for the curl sample`);
+    return encodeURIComponent(example);
+  });
   const query = parameters
     .filter((p) => p.in === "query" && exampleOf(p) !== undefined)
     .flatMap((p) => [exampleOf(p)].flat().map((value) => `${p.name}=${encodeURIComponent(value)}`))

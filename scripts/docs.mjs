@@ -1,13 +1,15 @@
 // npm run docs: writes build/docs/: one self-contained Redoc page per API (with TypeScript and curl code
 // samples and the servers explained), the bundles for other teams, and a landing page.
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { withCodeSamples } from "./code-samples.mjs";
 import { landingPage } from "./docs-landing.mjs";
 import { apis, root, runTool } from "./toolchain.mjs";
 
-const outDir = join(root, "build", "docs");
+const docsDir = join(root, "build", "docs");
+// Written beside build/docs and renamed into place, so a server never sees half a build.
+const outDir = `${docsDir}.partial-${process.pid}`;
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
 // Redoc's script fetches its logo from Redocly's CDN; the page must not reach any host.
@@ -57,8 +59,13 @@ try {
       copyFileSync(join(root, "generated", "openapi", `${api}.${extension}`), join(outDir, "openapi", `${api}.${extension}`));
     }
   }
+} catch (error) {
+  rmSync(outDir, { recursive: true, force: true });
+  throw error;
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
 writeFileSync(join(outDir, "index.html"), landingPage({ version, bundles, quickstart: readFileSync(join(root, "examples", "management.ts"), "utf8") }));
+rmSync(docsDir, { recursive: true, force: true });
+renameSync(outDir, docsDir);
 console.log(`docs: wrote build/docs/{index,${apis.join(",")}}.html and build/docs/openapi/ (ingestion-api ${version})`);

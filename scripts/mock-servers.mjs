@@ -11,6 +11,10 @@ const readyTimeoutMs = 20_000;
 const killGraceMs = 2_000;
 const outputLimit = 64 * 1024;
 
+// Every Prism this process started and that has not exited yet, so exit paths can kill them all,
+// including those still starting.
+const running = new Set();
+
 /**
  * @typedef {object} MockServer
  * @property {string} bundle the bundle's path relative to the project
@@ -57,6 +61,8 @@ export async function startMock(bundle, port) {
   // Prism forks a cluster worker when NODE_ENV=production; one process means one kill stops it.
   const args = [prismCli, "mock", "--multiprocess=false", "--errors", "-h", "127.0.0.1", "-p", String(port), "-v", "warn", join(root, bundle)];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.on("exit", () => running.delete(child));
   let output = "";
   // Keep draining both pipes (a full pipe would stall Prism) and remember the tail for error reports.
   const record = (/** @type {string} */ chunk) => {
@@ -104,6 +110,23 @@ function isRunning(/** @type {import("node:child_process").ChildProcess} */ chil
   return child.pid !== undefined && child.exitCode === null && child.signalCode === null;
 }
 
+/**
+ * Starts several mocks at once. If any fails, the ones that did start are stopped before the error is thrown,
+ * so a half-started set never leaves Prism running.
+ * @param {{ bundle: string, port: number }[]} specs
+ * @returns {Promise<MockServer[]>}
+ */
+export async function startMocks(specs) {
+  const results = await Promise.allSettled(specs.map(({ bundle, port }) => startMock(bundle, port)));
+  const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failure = results.find((result) => result.status === "rejected");
+  if (failure) {
+    await Promise.all(started.map(stopMock));
+    throw failure.reason;
+  }
+  return started;
+}
+
 /** Stops a mock: SIGTERM, then SIGKILL if it has not exited after a grace period. */
 export async function stopMock(/** @type {MockServer} */ { child }) {
   if (!isRunning(child)) return;
@@ -117,7 +140,7 @@ export async function stopMock(/** @type {MockServer} */ { child }) {
   }
 }
 
-/** For exit paths that cannot wait (process exit, a signal): kill outright. */
-export function killMockNow(/** @type {MockServer} */ { child }) {
-  if (isRunning(child)) child.kill("SIGKILL");
+/** For exit paths that cannot wait (process exit, a signal): kill every Prism this process started. */
+export function killAllMocksNow() {
+  for (const child of running) if (isRunning(child)) child.kill("SIGKILL");
 }

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { curlSample, operationsOf } from "./code-samples.mjs";
-import { killMockNow, portInUse, startMock, stopMock } from "./mock-servers.mjs";
+import { killAllMocksNow, portInUse, startMocks, stopMock } from "./mock-servers.mjs";
 import { root } from "./toolchain.mjs";
 
 const docsDir = join(root, "build", "docs");
@@ -22,18 +22,25 @@ function fail(message) {
 
 for (const { variable, value } of ports) {
   if (!Number.isInteger(value) || value < 1 || value > 65535) fail(`${variable} must be a port number from 1 to 65535`);
+  const twin = ports.find((other) => other.variable !== variable && other.value === value);
+  if (twin) fail(`${variable} and ${twin.variable} are both ${value}; give each its own port`);
   if (await portInUse(value)) fail(`port ${value} is already in use; set ${variable} to another port`);
 }
 const [docsPort, managementPort, alertsPort] = ports.map((port) => port.value);
 
-// Docs are stale when a bundle, an example (the TypeScript samples) or the docs scripts changed after them.
+// Docs are stale when an input (bundles, examples, docs scripts, the version in package.json) changed after
+// the oldest output, or an output is missing.
 const docsInputs = [
-  ...["generated/openapi/management.json", "generated/openapi/alerts.json", "redocly.yaml"],
+  ...["package.json", "redocly.yaml"],
+  ...["management", "alerts"].flatMap((api) => [`generated/openapi/${api}.json`, `generated/openapi/${api}.yaml`]),
   ...["docs.mjs", "docs-landing.mjs", "code-samples.mjs"].map((script) => join("scripts", script)),
   ...readdirSync(join(root, "examples")).map((example) => join("examples", example)),
 ].map((file) => join(root, file));
-const pages = ["index.html", "management.html", "alerts.html"].map((page) => join(docsDir, page));
-const builtAt = Math.min(...pages.map((page) => (existsSync(page) ? statSync(page).mtimeMs : 0)));
+const docsOutputs = [
+  ...["index.html", "management.html", "alerts.html"],
+  ...["management", "alerts"].flatMap((api) => [`openapi/${api}.json`, `openapi/${api}.yaml`]),
+].map((file) => join(docsDir, file));
+const builtAt = Math.min(...docsOutputs.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
 if (docsInputs.some((input) => statSync(input).mtimeMs > builtAt)) {
   console.log("npm start: building the docs (npm run docs)");
   const built = spawnSync(process.execPath, [join(root, "scripts", "docs.mjs")], { cwd: root, stdio: "inherit" });
@@ -68,7 +75,14 @@ const docsServer = createServer((request, response) => {
     response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
     return;
   }
-  const body = readFileSync(file);
+  let body;
+  try {
+    body = readFileSync(file);
+  } catch {
+    // Gone between the check and the read (the docs being rebuilt): as if it never was.
+    response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
+    return;
+  }
   response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
   response.end(request.method === "HEAD" ? undefined : body);
 });
@@ -80,7 +94,7 @@ const stopAll = async () => {
   docsServer.close();
   await Promise.all(mocks.map(stopMock));
 };
-process.on("exit", () => mocks.forEach(killMockNow));
+process.on("exit", killAllMocksNow);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
     console.log("\nnpm start: stopping");
@@ -90,10 +104,15 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 
 try {
   await new Promise((resolve, reject) => docsServer.once("error", reject).listen(docsPort, "127.0.0.1", resolve));
-  mocks.push(...(await Promise.all([startMock("generated/openapi/management.json", managementPort), startMock("generated/openapi/alerts.json", alertsPort)])));
+  mocks.push(
+    ...(await startMocks([
+      { bundle: "generated/openapi/management.json", port: managementPort },
+      { bundle: "generated/openapi/alerts.json", port: alertsPort },
+    ])),
+  );
 } catch (error) {
   await stopAll();
-  fail(error.message);
+  fail(error instanceof Error ? error.message : String(error));
 }
 for (const mock of mocks) {
   mock.child.on("exit", (code) => {

@@ -1,6 +1,6 @@
 // Vitest globalSetup: one Prism mock server per OpenAPI bundle; tests get their URLs with inject().
 import type { TestProject } from "vitest/node";
-import { freePort, killMockNow, type MockServer, startMock, stopMock } from "../scripts/mock-servers.mjs";
+import { freePort, killAllMocksNow, type MockServer, startMocks, stopMock } from "../scripts/mock-servers.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -11,15 +11,14 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const servers: MockServer[] = [];
-  const killNow = (): void => servers.forEach(killMockNow);
   // Ctrl-C skips teardown: kill Prism, then die of the same signal as if we had not listened.
   const onSignal = (signal: NodeJS.Signals): void => {
-    killNow();
+    killAllMocksNow();
     removeHandlers();
     process.kill(process.pid, signal);
   };
   const removeHandlers = (): void => {
-    process.off("exit", killNow);
+    process.off("exit", killAllMocksNow);
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   };
@@ -28,18 +27,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await Promise.all(servers.map(stopMock));
   };
 
-  process.on("exit", killNow);
+  process.on("exit", killAllMocksNow);
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
-  const started = await Promise.allSettled(
-    ["generated/openapi/management.json", "generated/openapi/alerts.json"].map(async (bundle) => startMock(bundle, await freePort())),
-  );
-  // If one failed, the other may be running: stop it before reporting the failure.
-  for (const result of started) if (result.status === "fulfilled") servers.push(result.value);
-  const failure = started.find((result) => result.status === "rejected");
-  if (failure || servers.length !== 2) {
-    await teardown();
-    throw failure?.reason;
+  try {
+    servers.push(
+      ...(await startMocks([
+        { bundle: "generated/openapi/management.json", port: await freePort() },
+        { bundle: "generated/openapi/alerts.json", port: await freePort() },
+      ])),
+    );
+  } catch (error) {
+    removeHandlers();
+    throw error;
   }
   const [management, alerts] = servers as [MockServer, MockServer];
   project.provide("managementUrl", management.url);

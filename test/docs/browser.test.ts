@@ -1,28 +1,31 @@
 // The rendered docs as a user sees them from `npm start`, in headless Chromium (Debian's, never a downloaded one).
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { root, type StartedDocs, startDocs, stopDocs } from "../support/start-process.js";
+import { integerSettings } from "../../contract/cases/seed-settings.mjs";
+import { root } from "../../scripts/toolchain.mjs";
+import { launchChromium } from "../support/chromium.js";
+import { type NpmStart, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
 const screenshots = join(root, "build", "screenshots");
-// Chromium's own background traffic would try outside hosts; these flags keep it quiet (TOOLCHAIN.md).
-const chromiumFlags = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
-let docs: StartedDocs;
+let npmStart: NpmStart;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH`);
   mkdirSync(screenshots, { recursive: true });
-  docs = await startDocs();
-  browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
+  npmStart = await runNpmStart();
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (docs) await stopDocs(docs);
+  try {
+    await browser?.close();
+  } finally {
+    if (npmStart) await stopNpmStart(npmStart);
+  }
 });
 
 /** A page that records console errors, page errors and every host it sends a request to. */
@@ -38,7 +41,7 @@ async function open(path: string): Promise<{ page: Page; problems: string[]; hos
     const url = new URL(request.url());
     if (url.protocol === "http:" || url.protocol === "https:") hosts.add(url.hostname);
   });
-  await page.goto(docs.docsUrl + path, { waitUntil: "networkidle" });
+  await page.goto(npmStart.docsUrl + path, { waitUntil: "networkidle" });
   return { page, problems, hosts };
 }
 
@@ -47,38 +50,60 @@ function expectClean({ problems, hosts }: { problems: string[]; hosts: Set<strin
   expect([...hosts]).toEqual(["127.0.0.1"]);
 }
 
-/** Opens an operation from the navigation: expands its tag, clicks it, and returns the main panel's text. */
+const menuItem = (page: Page, summary: string) =>
+  page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-operation", { hasText: summary }).first();
+
+/** Opens an operation from the navigation (expanding its tag) and returns the text once its heading shows. */
 async function openOperation(page: Page, tag: string, summary: string): Promise<string> {
-  const operation = page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-operation", { hasText: summary });
-  if (!(await operation.first().isVisible())) await page.getByRole("link", { name: tag, exact: true }).click();
-  await operation.first().click();
-  await page.waitForTimeout(300);
-  return page.locator("main, body").first().innerText();
+  if (!(await menuItem(page, summary).isVisible())) await page.getByRole("link", { name: tag, exact: true }).click();
+  await menuItem(page, summary).click();
+  await page.locator("h1, h2", { hasText: new RegExp(`^${summary}$`) }).waitFor();
+  return page.locator("body").innerText();
 }
 
 /** The request body part of an operation's text: Redoc also renders the neighbouring operations around it. */
 function requestBodyOf(text: string, summary: string): string {
   const body = text.indexOf("Body", text.lastIndexOf(summary));
-  const end = text.indexOf("Responses", body);
   expect(body).toBeGreaterThan(-1);
+  const end = text.indexOf("Responses", body);
   return text.slice(body, end === -1 ? undefined : end);
+}
+
+/** Whether a property of a rendered schema is marked required: name, type, then up to two lines
+ * of (schema name) and constraints, then "required". */
+function isRequired(text: string, field: string): boolean {
+  return new RegExp(`^${field}\\n(?:[^\\n]*\\n){1,3}required$`, "m").test(text);
 }
 
 describe("the landing page", () => {
   it("says what the interfaces are, links both references and the bundles, and shows the quickstart", async () => {
     const view = await open("/");
     const { page } = view;
-    expect(await page.title()).toBe("ingestion-api 0.1.0: API docs");
+    expect(await page.title()).toBe(`ingestion-api ${version}: API docs`);
     const links = await page.$$eval("a", (anchors) => anchors.map((a) => a.getAttribute("href")));
     for (const href of ["management.html", "alerts.html", "openapi/management.json", "openapi/management.yaml", "openapi/alerts.json", "openapi/alerts.yaml"]) {
       expect(links).toContain(href);
-      expect((await page.request.get(`${docs.docsUrl}/${href}`)).status()).toBe(200);
+      expect((await page.request.get(`${npmStart.docsUrl}/${href}`)).status()).toBe(200);
     }
     const text = await page.locator("body").innerText();
     expect(text).toContain("Ingestion Management API");
     expect(text).toContain("Ingestion Alerting API");
     expect(text).toContain("createManagementClient");
     await page.screenshot({ path: join(screenshots, "landing.png"), fullPage: true });
+    expectClean(view);
+  });
+});
+
+describe.each([
+  ["management", "Ingestion Management API", "base_url", "http://127.0.0.1:4010"],
+  ["alerts", "Ingestion Alerting API", "alerts_url", "http://127.0.0.1:4011"],
+])("the %s reference", (api, title, variable, defaultUrl) => {
+  it("has a title with the package version, and explains its server variable", async () => {
+    const view = await open(`/${api}.html`);
+    expect(await view.page.title()).toBe(`${title} ${version}`);
+    const text = await view.page.locator("body").innerText();
+    expect(text).toContain(`ingestion-api ${version}`);
+    expect(text).toMatch(new RegExp(`${variable}\\s+${defaultUrl.replaceAll(".", "\\.")}\\s+Scheme, host and port`));
     expectClean(view);
   });
 });
@@ -96,9 +121,10 @@ describe("the management reference", () => {
     const view = await open("/management.html");
     for (const [tag, summary, method, path] of operations) {
       const text = await openOperation(view.page, tag, summary);
-      const item = view.page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-operation", { hasText: summary }).first();
-      expect((await item.innerText()).toUpperCase()).toContain(method);
-      expect(text).toContain(path);
+      // The method badge alone, not the item's text: "Get a pipe" would contain "GET" whatever the badge said.
+      const badge = await menuItem(view.page, summary).locator("[data-component-name='Tags/HttpTag']").innerText();
+      expect(badge.toUpperCase()).toBe(method);
+      expect(text.slice(text.lastIndexOf(summary))).toContain(path);
     }
     expectClean(view);
   });
@@ -107,9 +133,7 @@ describe("the management reference", () => {
     const view = await open("/management.html");
     const text = await openOperation(view.page, "Pipes", "Replace the settings of a pipe");
     const requestBody = requestBodyOf(text, "Replace the settings of a pipe");
-    for (const bounds of ["[ 500 .. 60000 ]", "[ 1 .. 35 ]", "[ 100 .. 3600000 ]", "[ 10485760 .. 53687091200 ]", "[ 1 .. 10000 ]", "[ 0 .. 64 ]", "[ 0 .. 16 ]", "[ 0 .. 10737418240 ]", "[ 0 .. 32 ]", "[ 0 .. 2 ]"]) {
-      expect(requestBody).toContain(bounds);
-    }
+    for (const [field, minimum, maximum] of integerSettings) expect(requestBody, field).toContain(`[ ${minimum} .. ${maximum} ]`);
     // Scroll to this operation's request body (the neighbouring GET renders the same names above it).
     await view.page.evaluate((summary) => {
       const heading = [...document.querySelectorAll("h1, h2")].find((h) => h.textContent?.trim() === summary);
@@ -122,14 +146,21 @@ describe("the management reference", () => {
     expectClean(view);
   });
 
-  it("offers the three endpoint types as discriminator choices", async () => {
+  it("offers the three endpoint types as discriminator choices, each showing its own fields", async () => {
     const view = await open("/management.html");
-    await openOperation(view.page, "Reverse private endpoints", "Create a reverse private endpoint");
+    const summary = "Create a reverse private endpoint";
+    await openOperation(view.page, "Reverse private endpoints", summary);
     const choice = (type: string) => view.page.locator("button", { hasText: new RegExp(`^${type}$`) }).first();
     for (const type of ["VPC_ENDPOINT_SERVICE", "VPC_RESOURCE", "KAFKA_MULTI_VPC"]) await choice(type).waitFor({ timeout: 5_000 });
+    // Every branch lists all the fields (another type's only as null); the choice decides which are required.
+    const body = async () => requestBodyOf(await view.page.locator("body").innerText(), summary);
+    expect(isRequired(await body(), "vpcEndpointServiceName")).toBe(true);
+    expect(isRequired(await body(), "kafkaClusterArn")).toBe(false);
     await choice("KAFKA_MULTI_VPC").scrollIntoViewIfNeeded();
     await choice("KAFKA_MULTI_VPC").click();
-    await expect(view.page.locator("body").innerText()).resolves.toContain("kafkaClusterArn");
+    await expect.poll(async () => isRequired(await body(), "kafkaClusterArn")).toBe(true);
+    expect(isRequired(await body(), "kafkaAuthentication")).toBe(true);
+    expect(isRequired(await body(), "vpcEndpointServiceName")).toBe(false);
     await view.page.evaluate(() => window.scrollBy(0, -150));
     await view.page.screenshot({ path: join(screenshots, "management-create-endpoint.png") });
     expectClean(view);
@@ -140,13 +171,11 @@ describe("the alerts reference", () => {
   it("lists both operations and marks the alert request's required fields as required", async () => {
     const view = await open("/alerts.html");
     const text = await openOperation(view.page, "Alerts", "Create an alert");
-    expect(await openOperation(view.page, "Alerts", "Get an alert")).toContain("/api/v2/alerts/{id}");
     const requestBody = requestBodyOf(text, "Create an alert");
-    // A property reads: name, type, then (schema name) and constraints on their own lines, then "required".
-    const isRequired = (field: string) => new RegExp(`^${field}\\n(?:[^\\n]*\\n){1,3}required$`, "m").test(requestBody);
-    for (const field of ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId"]) expect(isRequired(field), field).toBe(true);
-    for (const field of ["name", "message"]) expect(isRequired(field), field).toBe(false);
-    expect(text).toContain("/api/v2/alerts");
+    for (const field of ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId"]) expect(isRequired(requestBody, field), field).toBe(true);
+    for (const field of ["name", "message"]) expect(isRequired(requestBody, field), field).toBe(false);
+    const getText = await openOperation(view.page, "Alerts", "Get an alert");
+    expect(getText.slice(getText.lastIndexOf("Get an alert"))).toContain("/api/v2/alerts/{id}");
     expectClean(view);
   });
 });

@@ -13,16 +13,15 @@ const credentials = { INGESTION_API_KEY_ID: "sample-key-id", INGESTION_API_KEY_S
 describe.each(apis)("%s", (api, mockUrl) => {
   const bundle = JSON.parse(readFileSync(new URL(`../../generated/openapi/${api}.json`, import.meta.url), "utf8"));
   const documented = operationsOf(withCodeSamples(bundle));
-  const defaultServer: string = Object.values(bundle.servers[0].variables as Record<string, { default: string }>)[0]?.default ?? "";
 
   it.each(operationsOf(bundle).map((entry) => [entry.operation.operationId as string, entry] as const))(
     "the curl sample of %s answers 200 from the mock",
     (operationId, entry) => {
       const shown = documented.find((d) => d.operation.operationId === operationId)?.operation["x-codeSamples"];
       expect(shown.map((sample: { lang: string }) => sample.lang)).toEqual(["TypeScript", "curl"]);
+      expect(shown[1].source).toBe(curlSample(bundle, entry));
       // The docs show the spec's default server; the test's mock listens elsewhere.
       const command = curlSample(bundle, entry, { baseUrl: mockUrl });
-      expect(command.replace(mockUrl, defaultServer)).toBe(shown[1].source);
       const run = spawnSync("sh", ["-c", command], { encoding: "utf8", env: { ...process.env, ...credentials } });
       expect(run.status, run.stderr + run.stdout).toBe(0);
       expect(JSON.parse(run.stdout)).toBeTypeOf("object");

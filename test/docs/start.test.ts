@@ -1,43 +1,78 @@
-// `npm start` as a newcomer uses it: three URLs and two curls printed, a clear error on a busy port,
-// and Ctrl-C leaves nothing running.
+// `npm start` as a newcomer uses it: three URLs and two curls printed, files served with their types and
+// nothing outside build/docs, a clear error on a busy or doubled port, and Ctrl-C leaves nothing running.
 import { spawnSync } from "node:child_process";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { expect, it } from "vitest";
 import { freePort } from "../../scripts/mock-servers.mjs";
-import { prismOnPorts, root, startDocs, stopDocs } from "../support/start-process.js";
+import { root } from "../../scripts/toolchain.mjs";
+import { prismOnPorts, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 
-it("prints the docs and mock URLs and a curl for each mock that works as pasted; Ctrl-C stops everything", async () => {
-  const docs = await startDocs();
-  const { ports } = docs;
+/** A GET with the path sent exactly as written (fetch would normalise `..` away before sending). */
+function rawGet(port: number, path: string): Promise<{ status: number; type: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    request({ host: "127.0.0.1", port, path }, (response) => {
+      response.resume();
+      resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"] });
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+it("prints the URLs and a curl per mock that works as pasted, serves build/docs only, and stops everything on Ctrl-C", async () => {
+  const npmStart = await runNpmStart();
+  const { ports } = npmStart;
   try {
-    const output = docs.output();
+    const output = npmStart.output();
     for (const url of [`http://127.0.0.1:${ports.docs}/`, `http://127.0.0.1:${ports.management}`, `http://127.0.0.1:${ports.alerts}`]) {
       expect(output).toContain(url);
     }
     const curls = output.split("\n\n").filter((block) => block.trimStart().startsWith("Try the")).map((block) => block.split("\n").slice(1).join("\n"));
     expect(curls).toHaveLength(2);
     for (const curl of curls) {
-      const run = spawnSync("sh", ["-c", curl], { encoding: "utf8" });
+      const run = spawnSync("sh", ["-c", curl], { encoding: "utf8", timeout: 30_000 });
       expect(run.status, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toBeTypeOf("object");
     }
+    expect(await rawGet(ports.docs, "/")).toEqual({ status: 200, type: "text/html; charset=utf-8" });
+    expect(await rawGet(ports.docs, "/openapi/management.json")).toEqual({ status: 200, type: "application/json; charset=utf-8" });
+    expect(await rawGet(ports.docs, "/openapi/alerts.yaml")).toEqual({ status: 200, type: "application/yaml; charset=utf-8" });
+    for (const path of ["/../package.json", "/..%2Fpackage.json", "/%2e%2e/package.json", "/openapi/../../package.json", "/nope.html"]) {
+      expect((await rawGet(ports.docs, path)).status, path).toBe(404);
+    }
     expect(prismOnPorts(ports.management, ports.alerts)).toHaveLength(2);
   } finally {
-    expect(await stopDocs(docs)).toBe(0);
+    expect(await stopNpmStart(npmStart)).toBe(0);
   }
   expect(prismOnPorts(ports.management, ports.alerts)).toEqual([]);
 }, 120_000);
+
+async function npmStartWith(ports: Record<string, number>) {
+  return spawnSync(process.execPath, ["scripts/start.mjs"], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 30_000,
+    env: { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, String(port)])) },
+  });
+}
 
 it.each(["DOCS_PORT", "MANAGEMENT_MOCK_PORT", "ALERTS_MOCK_PORT"])("a busy %s gives a one-line error naming the port and the variable", async (variable) => {
   const blocker = createServer();
   const port = await freePort();
   await new Promise<void>((resolve) => blocker.listen(port, "127.0.0.1", resolve));
   try {
-    const others = { DOCS_PORT: String(await freePort()), MANAGEMENT_MOCK_PORT: String(await freePort()), ALERTS_MOCK_PORT: String(await freePort()) };
-    const run = spawnSync(process.execPath, ["scripts/start.mjs"], { cwd: root, encoding: "utf8", env: { ...process.env, ...others, [variable]: String(port) } });
+    const run = await npmStartWith({ DOCS_PORT: await freePort(), MANAGEMENT_MOCK_PORT: await freePort(), ALERTS_MOCK_PORT: await freePort(), [variable]: port });
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(`npm start: port ${port} is already in use; set ${variable} to another port\n`);
   } finally {
     blocker.close();
   }
+});
+
+it("refuses two variables set to the same port, naming both", async () => {
+  const port = await freePort();
+  const run = await npmStartWith({ DOCS_PORT: await freePort(), MANAGEMENT_MOCK_PORT: port, ALERTS_MOCK_PORT: port });
+  expect(run.status).toBe(1);
+  expect(run.stderr).toBe(`npm start: MANAGEMENT_MOCK_PORT and ALERTS_MOCK_PORT are both ${port}; give each its own port\n`);
 });

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { json, type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
 import { settingsEnvelope } from "../support/sdk-fixtures.js";
-import { root } from "../support/start-process.js";
+import { root } from "../../scripts/toolchain.mjs";
 
 let server: ScriptedServer;
 beforeAll(async () => {

@@ -74,7 +74,15 @@ describe("a secret, whatever it is", () => {
             alerts(silent.url).get("65f1c2d3e4b5a69788796a5b").catch((e: unknown) => e), // timeout
             alerts(failing.url).get("not-an-id").catch((e: unknown) => e), // invalid request
           ]);
-          expect(errors.every((error) => error instanceof Error)).toBe(true);
+          expect(errors.map((error) => (error as Error).name)).toEqual([
+            "AuthenticationError",
+            "InternalServerError",
+            "ConnectionError",
+            "TimeoutError",
+            "RequestValidationError",
+          ]);
+          // Every attempt logged a line: the four that reached the network, at debug level.
+          expect(lines).toHaveLength(4);
           const basic = btoa(`key-id:${secret}`);
           for (const text of [...errors.map(everyForm), ...lines]) {
             expect(text).not.toContain(secret);

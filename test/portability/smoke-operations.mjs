@@ -1,3 +1,15 @@
+/** What every smoke run must report as done, in order: the seven operations and validation before sending. */
+export const smokeOperations = [
+  "listServices",
+  "createReversePrivateEndpoint",
+  "getPipe",
+  "getPipeSettings",
+  "updatePipeSettings",
+  "createAlert",
+  "getAlert",
+  "validationBeforeSending",
+];
+
 // Every operation of both clients against the mocks, given the SDK module however it was loaded
 // (ESM import, CommonJS require, a browser import map). Resolves to the operations that succeeded.
 export async function runSmoke(sdk, { managementUrl, alertsUrl }) {

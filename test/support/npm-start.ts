@@ -1,19 +1,18 @@
 // Runs `npm start` (scripts/start.mjs) as a child process on free ports, as a user would, for the docs tests.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 import { freePort } from "../../scripts/mock-servers.mjs";
+import { root } from "../../scripts/toolchain.mjs";
 
-export const root = fileURLToPath(new URL("../..", import.meta.url));
-
-export interface StartedDocs {
+export interface NpmStart {
   child: ChildProcess;
   docsUrl: string;
   ports: { docs: number; management: number; alerts: number };
   output: () => string;
 }
 
-export async function startDocs(): Promise<StartedDocs> {
+export async function runNpmStart(): Promise<NpmStart> {
   const ports = { docs: await freePort(), management: await freePort(), alerts: await freePort() };
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: root,
@@ -23,23 +22,26 @@ export async function startDocs(): Promise<StartedDocs> {
   let output = "";
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+  const started = { child, docsUrl: `http://127.0.0.1:${ports.docs}`, ports, output: () => output };
   const deadline = Date.now() + 90_000;
   while (!output.includes("Ctrl-C stops everything.")) {
     if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
+      await stopNpmStart(started);
       throw new Error(`npm start did not become ready:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { child, docsUrl: `http://127.0.0.1:${ports.docs}`, ports, output: () => output };
+  return started;
 }
 
-/** Stops `npm start` as Ctrl-C would, and resolves to its exit code. */
-export async function stopDocs({ child }: StartedDocs): Promise<number | null> {
-  if (child.exitCode !== null) return child.exitCode;
+/** Stops `npm start` as Ctrl-C would (SIGKILL only if it hangs, which would skip its cleanup), and resolves to its exit code. */
+export async function stopNpmStart({ child }: NpmStart): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
   const exited = once(child, "exit");
   child.kill("SIGINT");
+  const hung = setTimeout(() => child.kill("SIGKILL"), 10_000);
   const [code] = (await exited) as [number | null];
+  clearTimeout(hung);
   return code;
 }
 
