@@ -1,7 +1,6 @@
 // Turns the benchmark's medians into the results table, the target verdicts and bench/RESULTS.md.
 import { cpus, loadavg, release, totalmem } from "node:os";
 
-const ratio = (value, base) => `${(value / base).toFixed(2)}×`;
 const fixed = (value, digits) => value.toFixed(digits);
 
 export function machine() {
@@ -11,10 +10,11 @@ export function machine() {
 
 export const load = () => loadavg().map((value) => value.toFixed(2)).join(" ");
 
-/** Rows and verdicts, as Markdown. `figures` maps task keys to medians; `targets` lists { what, measured, limit, met }. */
+/**
+ * Rows and verdicts, as Markdown. `figures.value(key)` is a task's median, `figures.toRaw(name, op, kind)`
+ * its median ratio to raw fetch; `targets` lists { what, measured, limit, met }.
+ */
 export function renderResults({ contenders, figures, targets, extras, settings }) {
-  const raw = contenders[0];
-  const at = (name, op, kind) => figures.get(`${name} ${op} ${kind}`);
   const lines = [
     `| client | GET µs/call | × raw | PUT µs/call | × raw | GET calls/s, 64 in flight | × raw | PUT calls/s, 64 in flight | × raw |`,
     `|---|--:|--:|--:|--:|--:|--:|--:|--:|`,
@@ -23,8 +23,7 @@ export function renderResults({ contenders, figures, targets, extras, settings }
     const cells = [];
     for (const kind of ["µs", "calls/s"]) {
       for (const op of ["GET", "PUT"]) {
-        const value = at(name, op, kind);
-        cells.push(fixed(value, kind === "µs" ? 1 : 0), ratio(value, at(raw, op, kind)));
+        cells.push(fixed(figures.value(`${name} ${op} ${kind}`), kind === "µs" ? 1 : 0), `${figures.toRaw(name, op, kind).toFixed(2)}×`);
       }
     }
     lines.push(`| ${name} | ${cells.join(" | ")} |`);
