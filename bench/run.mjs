@@ -52,7 +52,7 @@ try {
   const [size] = bundleSizes();
 
   const names = contenders.map(({ name }) => name);
-  const [raw, , sdk] = names;
+  const [raw, rawWithTimeout, , sdk] = names;
   const figures = {
     value: (key) => median(samples.get(key)),
     toRaw: (name, op, kind) => medianRatio(samples, `${name} ${op} ${kind}`, `${raw} ${op} ${kind}`),
@@ -73,7 +73,10 @@ try {
     { what: "import of dist/index.js", measured: `${importRatio.toFixed(2)}× openapi-fetch`, limit: "≤ 1.50×", met: importRatio <= 1.5 },
     { what: size.name, measured: `${(size.size / 1000).toFixed(2)} kB`, limit: `≤ ${(size.sizeLimit / 1000).toFixed(2)} kB`, met: size.passed },
   ];
+  const overTimeout = (op, kind) => medianRatio(samples, `${sdk} ${op} ${kind}`, `${rawWithTimeout} ${op} ${kind}`).toFixed(2);
   const extras = [
+    [`${sdk} against ${rawWithTimeout}, per call (GET, PUT)`, `${overTimeout("GET", "µs")}×, ${overTimeout("PUT", "µs")}×`],
+    [`${sdk} against ${rawWithTimeout}, calls/s (GET, PUT)`, `${overTimeout("GET", "calls/s")}×, ${overTimeout("PUT", "calls/s")}×`],
     ["validation of the path parameters", `${figures.value("validate path parameters").toFixed(2)} µs`],
     ["`await import()` of openapi-fetch, fresh process", `${median(importSamples.get("openapi-fetch")).toFixed(1)} ms`],
     ["`await import()` of dist/index.js, fresh process", `${median(importSamples.get("SDK")).toFixed(1)} ms`],
