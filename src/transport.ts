@@ -76,6 +76,8 @@ interface SendPolicy {
 interface Route {
   label: string;
   validators: OperationValidators;
+  /** The template split at its parameters: literal text at even indexes, parameter names at odd ones. */
+  segments: string[];
   pathNames: Set<string>;
 }
 
@@ -89,8 +91,9 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     if (!route) {
       const validators = config.validators[key];
       if (!validators) throw new IngestionError(`unknown operation ${key}`);
-      const pathNames = new Set(Array.from(path.matchAll(/\{(\w+)\}/g), (match) => match[1] as string));
-      route = { label: validators.operationId, validators, pathNames };
+      const segments = path.split(/\{(\w+)\}/);
+      const pathNames = new Set(segments.filter((_segment, index) => index % 2 === 1));
+      route = { label: validators.operationId, validators, segments, pathNames };
       routes.set(key, route);
     }
     return route;
@@ -165,7 +168,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       ];
       if (issues.length > 0) throw new RequestValidationError(label, issues);
     }
-    const url = baseUrl + expandPath(label, path, params) + queryString(params, route.pathNames);
+    const url = baseUrl + expandPath(route, params) + queryString(params, route.pathNames);
     const init: RequestInit = { method, headers: requestHeaders(label, options.headers, input.body !== undefined) };
     if (input.body !== undefined) init.body = JSON.stringify(input.body);
 
@@ -277,9 +280,11 @@ function read(response: Response, text: string): Answer {
   return { response, text, body, json, requestId };
 }
 
-/** Fills a path template; each value becomes exactly one encoded segment. */
-function expandPath(label: string, template: string, params: Record<string, unknown>): string {
-  return template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+/** Fills a route's path template; each value becomes exactly one encoded segment. */
+function expandPath({ label, segments }: Route, params: Record<string, unknown>): string {
+  let path = segments[0] as string;
+  for (let index = 1; index < segments.length; index += 2) {
+    const name = segments[index] as string;
     const value = params[name];
     if (value === undefined || value === null || value === "") {
       throw new RequestValidationError(label, [{ path: `/${name}`, message: "is required" }]);
@@ -289,18 +294,21 @@ function expandPath(label: string, template: string, params: Record<string, unkn
     if (text === "." || text === "..") {
       throw new RequestValidationError(label, [{ path: `/${name}`, message: 'must not be "." or ".."' }]);
     }
-    return encodeURIComponent(text);
-  });
+    path += encodeURIComponent(text) + segments[index + 1];
+  }
+  return path;
 }
 
 /** Query parameters are the ones not in the path; arrays repeat the name (`filter=a&filter=b`). */
 function queryString(params: Record<string, unknown>, pathNames: Set<string>): string {
-  const search = new URLSearchParams();
+  // Created only when there is a query parameter: most calls have none, and it costs more than the rest.
+  let search: URLSearchParams | undefined;
   for (const [name, value] of Object.entries(params)) {
     if (pathNames.has(name) || value === undefined || value === null) continue;
+    search ??= new URLSearchParams();
     for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) search.append(name, String(item));
   }
-  const query = search.toString();
+  const query = search?.toString();
   return query ? `?${query}` : "";
 }
 

@@ -42,36 +42,157 @@ function ucs2length(str) {
   }
   return length;
 }
-const createAlert_body = validate20;
-const schema31 = {"$ref":"alerts.json#/components/schemas/AlertRequest"};
-const schema33 = {"type":"object","description":"Body of an alert creation. `source` decides the other required fields:\n`tile` needs `dashboardId` and `tileId`; `search` needs `savedSearchId`.\nFields of the other source may be left out or sent as `null`; any other\nvalue for them, and any unknown field, is rejected.\n","oneOf":[{"$ref":"#/components/schemas/AlertTileRequest"},{"$ref":"#/components/schemas/AlertSearchRequest"}],"discriminator":{"propertyName":"source"}};
-const schema34 = {"type":"object","title":"tile","description":"An alert on a dashboard tile; requires `dashboardId` and `tileId`.","additionalProperties":false,"required":["threshold","interval","source","thresholdType","channel","dashboardId","tileId"],"properties":{"threshold":{"$ref":"#/components/schemas/AlertThreshold"},"interval":{"$ref":"#/components/schemas/AlertInterval"},"source":{"type":"string","const":"tile","description":"The alert watches a dashboard tile."},"thresholdType":{"$ref":"#/components/schemas/AlertThresholdType"},"channel":{"$ref":"#/components/schemas/AlertChannelRequest"},"dashboardId":{"$ref":"#/components/schemas/ObjectId","description":"ID of the dashboard that holds the tile, 24 lowercase hexadecimal characters."},"tileId":{"type":"string","minLength":1,"description":"ID of the tile on the dashboard (non-empty)."},"savedSearchId":{"$ref":"#/components/schemas/NotForThisSource"},"name":{"$ref":"#/components/schemas/AlertName"},"message":{"$ref":"#/components/schemas/AlertMessage"}}};
-const schema35 = {"type":"number","description":"Value the watched number is compared with."};
-const schema36 = {"type":"string","description":"How often the alert is evaluated, and over which window.","enum":["1m","5m","15m","30m","1h","6h","12h","1d"]};
-const schema37 = {"type":"string","description":"Whether the alert fires when the value goes above or below the threshold.","enum":["above","below"]};
-const schema40 = {"type":"string","pattern":"^[0-9a-f]{24}$","description":"An identifier of 24 lowercase hexadecimal characters."};
-const schema42 = {"type":"null","description":"Belongs to the other source; only `null` (or leaving the field out) is accepted."};
-const schema43 = {"type":"string","minLength":1,"maxLength":512,"description":"Name of the alert, 1 to 512 characters."};
-const schema44 = {"type":"string","minLength":1,"maxLength":4096,"description":"Message sent with the notification, 1 to 4096 characters."};
+const createAlert_body = validate53;
+const schema20 = {"type":"object","description":"Body of an alert creation. `source` decides the other required fields:\n`tile` needs `dashboardId` and `tileId`; `search` needs `savedSearchId`.\nFields of the other source may be left out or sent as `null`; any other\nvalue for them, and any unknown field, is rejected.\n","oneOf":[{"$ref":"#/components/schemas/AlertTileRequest"},{"$ref":"#/components/schemas/AlertSearchRequest"}],"discriminator":{"propertyName":"source"}};
+const schema21 = {"type":"object","title":"tile","description":"An alert on a dashboard tile; requires `dashboardId` and `tileId`.","additionalProperties":false,"required":["threshold","interval","source","thresholdType","channel","dashboardId","tileId"],"properties":{"threshold":{"$ref":"#/components/schemas/AlertThreshold"},"interval":{"$ref":"#/components/schemas/AlertInterval"},"source":{"type":"string","const":"tile","description":"The alert watches a dashboard tile."},"thresholdType":{"$ref":"#/components/schemas/AlertThresholdType"},"channel":{"$ref":"#/components/schemas/AlertChannelRequest"},"dashboardId":{"$ref":"#/components/schemas/ObjectId","description":"ID of the dashboard that holds the tile, 24 lowercase hexadecimal characters."},"tileId":{"type":"string","minLength":1,"description":"ID of the tile on the dashboard (non-empty)."},"savedSearchId":{"$ref":"#/components/schemas/NotForThisSource"},"name":{"$ref":"#/components/schemas/AlertName"},"message":{"$ref":"#/components/schemas/AlertMessage"}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = ucs2length;
-const schema38 = {"type":"object","description":"Where the alert is sent when it fires.","additionalProperties":false,"required":["type","webhookId"],"properties":{"type":{"$ref":"#/components/schemas/AlertChannelType"},"webhookId":{"$ref":"#/components/schemas/ObjectId","description":"ID of the webhook to call, 24 lowercase hexadecimal characters."}}};
-const schema39 = {"type":"string","description":"Kind of notification channel; `webhook` is the only kind.","enum":["webhook"]};
-const pattern4 = new RegExp("^[0-9a-f]{24}$", "u");
+const schema22 = {"type":"number","description":"Value the watched number is compared with."};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(!((typeof data == "number") && (isFinite(data)))){
+const err0 = {instancePath,keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+
+const schema23 = {"type":"string","description":"How often the alert is evaluated, and over which window.","enum":["1m","5m","15m","30m","1h","6h","12h","1d"]};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((((data === "1m") || (data === "5m")) || (data === "15m")) || (data === "30m")) || (data === "1h")) || (data === "6h")) || (data === "12h")) || (data === "1d"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema23.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+const schema24 = {"type":"string","description":"Whether the alert fires when the value goes above or below the threshold.","enum":["above","below"]};
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data === "above") || (data === "below"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema24.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+
+const schema25 = {"type":"object","description":"Where the alert is sent when it fires.","additionalProperties":false,"required":["type","webhookId"],"properties":{"type":{"$ref":"#/components/schemas/AlertChannelType"},"webhookId":{"$ref":"#/components/schemas/ObjectId","description":"ID of the webhook to call, 24 lowercase hexadecimal characters."}}};
+const schema26 = {"type":"string","description":"Kind of notification channel; `webhook` is the only kind.","enum":["webhook"]};
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(data === "webhook")){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema26.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+
+const schema27 = {"type":"string","pattern":"^[0-9a-f]{24}$","description":"An identifier of 24 lowercase hexadecimal characters."};
+const pattern3 = new RegExp("^[0-9a-f]{24}$", "u");
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(!pattern3.test(data)){
+const err0 = {instancePath,keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -81,7 +202,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.webhookId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "webhookId"},message:"must have required property '"+"webhookId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "webhookId"},message:"must have required property '"+"webhookId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -92,7 +213,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "webhookId"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -103,9 +224,20 @@ errors++;
 }
 }
 if(data.type !== undefined){
-let data0 = data.type;
-if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AlertChannelType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(validate62(data.type, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+}
+if(data.webhookId !== undefined){
+if(!(validate64(data.webhookId, {instancePath:instancePath+"/webhookId",parentData:data,parentDataProperty:"webhookId",rootData}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -114,72 +246,118 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!(data0 === "webhook")){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AlertChannelType/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.webhookId !== undefined){
-let data1 = data.webhookId;
-if(typeof data1 === "string"){
-if(!pattern4.test(data1)){
-const err5 = {instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\""};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/webhookId",schemaPath:"#/components/schemas/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-validate24.errors = vErrors;
+validate61.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema28 = {"type":"null","description":"Belongs to the other source; only `null` (or leaving the field out) is accepted."};
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(data !== null){
+const err0 = {instancePath,keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+
+const schema29 = {"type":"string","minLength":1,"maxLength":512,"description":"Name of the alert, 1 to 512 characters."};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(func2(data) > 512){
+const err0 = {instancePath,keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func2(data) < 1){
+const err1 = {instancePath,keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+
+const schema30 = {"type":"string","minLength":1,"maxLength":4096,"description":"Message sent with the notification, 1 to 4096 characters."};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(func2(data) > 4096){
+const err0 = {instancePath,keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(func2(data) < 1){
+const err1 = {instancePath,keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.threshold === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -189,7 +367,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.interval === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -199,7 +377,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.source === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -209,7 +387,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.thresholdType === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "thresholdType"},message:"must have required property '"+"thresholdType"+"'"};
+const err3 = {instancePath,keyword:"required",params:{missingProperty: "thresholdType"},message:"must have required property '"+"thresholdType"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -219,7 +397,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.channel === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'"};
+const err4 = {instancePath,keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -229,7 +407,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.dashboardId === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dashboardId"},message:"must have required property '"+"dashboardId"+"'"};
+const err5 = {instancePath,keyword:"required",params:{missingProperty: "dashboardId"},message:"must have required property '"+"dashboardId"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -239,7 +417,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.tileId === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tileId"},message:"must have required property '"+"tileId"+"'"};
+const err6 = {instancePath,keyword:"required",params:{missingProperty: "tileId"},message:"must have required property '"+"tileId"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -249,8 +427,8 @@ vErrors.push(err6);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema34.properties, key0))){
-const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(!(func1.call(schema21.properties, key0))){
+const err7 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -261,9 +439,21 @@ errors++;
 }
 }
 if(data.threshold !== undefined){
-let data0 = data.threshold;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err8 = {instancePath:instancePath+"/threshold",schemaPath:"#/components/schemas/AlertThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(validate55(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.interval !== undefined){
+if(!(validate57(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.source !== undefined){
+let data2 = data.source;
+if(typeof data2 !== "string"){
+const err8 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -272,11 +462,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data.interval !== undefined){
-let data1 = data.interval;
-if(typeof data1 !== "string"){
-const err9 = {instancePath:instancePath+"/interval",schemaPath:"#/components/schemas/AlertInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("tile" !== data2){
+const err9 = {instancePath:instancePath+"/source",keyword:"const",params:{allowedValue: "tile"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -285,8 +472,30 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!((((((((data1 === "1m") || (data1 === "5m")) || (data1 === "15m")) || (data1 === "30m")) || (data1 === "1h")) || (data1 === "6h")) || (data1 === "12h")) || (data1 === "1d"))){
-const err10 = {instancePath:instancePath+"/interval",schemaPath:"#/components/schemas/AlertInterval/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.thresholdType !== undefined){
+if(!(validate59(data.thresholdType, {instancePath:instancePath+"/thresholdType",parentData:data,parentDataProperty:"thresholdType",rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+if(data.channel !== undefined){
+if(!(validate61(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+if(data.dashboardId !== undefined){
+if(!(validate64(data.dashboardId, {instancePath:instancePath+"/dashboardId",parentData:data,parentDataProperty:"dashboardId",rootData}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+if(data.tileId !== undefined){
+let data6 = data.tileId;
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err10 = {instancePath:instancePath+"/tileId",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -296,10 +505,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.source !== undefined){
-let data2 = data.source;
-if(typeof data2 !== "string"){
-const err11 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err11 = {instancePath:instancePath+"/tileId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -308,8 +515,28 @@ vErrors.push(err11);
 }
 errors++;
 }
-if("tile" !== data2){
-const err12 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/const",keyword:"const",params:{allowedValue: "tile"},message:"must be equal to constant"};
+}
+if(data.savedSearchId !== undefined){
+if(!(validate68(data.savedSearchId, {instancePath:instancePath+"/savedSearchId",parentData:data,parentDataProperty:"savedSearchId",rootData}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+if(data.name !== undefined){
+if(!(validate70(data.name, {instancePath:instancePath+"/name",parentData:data,parentDataProperty:"name",rootData}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+if(data.message !== undefined){
+if(!(validate72(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err12 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -318,199 +545,18 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data.thresholdType !== undefined){
-let data3 = data.thresholdType;
-if(typeof data3 !== "string"){
-const err13 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/components/schemas/AlertThresholdType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(!((data3 === "above") || (data3 === "below"))){
-const err14 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/components/schemas/AlertThresholdType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.channel !== undefined){
-if(!(validate24(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-}
-if(data.dashboardId !== undefined){
-let data5 = data.dashboardId;
-if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-const err15 = {instancePath:instancePath+"/dashboardId",schemaPath:"#/components/schemas/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\""};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-else {
-const err16 = {instancePath:instancePath+"/dashboardId",schemaPath:"#/components/schemas/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.tileId !== undefined){
-let data6 = data.tileId;
-if(typeof data6 === "string"){
-if(func2(data6) < 1){
-const err17 = {instancePath:instancePath+"/tileId",schemaPath:"#/properties/tileId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/tileId",schemaPath:"#/properties/tileId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.savedSearchId !== undefined){
-if(data.savedSearchId !== null){
-const err19 = {instancePath:instancePath+"/savedSearchId",schemaPath:"#/components/schemas/NotForThisSource/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data8 = data.name;
-if(typeof data8 === "string"){
-if(func2(data8) > 512){
-const err20 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AlertName/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(func2(data8) < 1){
-const err21 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AlertName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AlertName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-let data9 = data.message;
-if(typeof data9 === "string"){
-if(func2(data9) > 4096){
-const err23 = {instancePath:instancePath+"/message",schemaPath:"#/components/schemas/AlertMessage/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(func2(data9) < 1){
-const err24 = {instancePath:instancePath+"/message",schemaPath:"#/components/schemas/AlertMessage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/message",schemaPath:"#/components/schemas/AlertMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-else {
-const err26 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-validate23.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"type":"object","title":"search","description":"An alert on a saved search; requires `savedSearchId`.","additionalProperties":false,"required":["threshold","interval","source","thresholdType","channel","savedSearchId"],"properties":{"threshold":{"$ref":"#/components/schemas/AlertThreshold"},"interval":{"$ref":"#/components/schemas/AlertInterval"},"source":{"type":"string","const":"search","description":"The alert watches a saved search."},"thresholdType":{"$ref":"#/components/schemas/AlertThresholdType"},"channel":{"$ref":"#/components/schemas/AlertChannelRequest"},"savedSearchId":{"$ref":"#/components/schemas/ObjectId","description":"ID of the saved search to watch, 24 lowercase hexadecimal characters.\nThe seed's request table names no such field, yet a search alert must\nname its search; the response calls it `savedSearch`.\n"},"dashboardId":{"$ref":"#/components/schemas/NotForThisSource"},"tileId":{"$ref":"#/components/schemas/NotForThisSource"},"name":{"$ref":"#/components/schemas/AlertName"},"message":{"$ref":"#/components/schemas/AlertMessage"}}};
+const schema31 = {"type":"object","title":"search","description":"An alert on a saved search; requires `savedSearchId`.","additionalProperties":false,"required":["threshold","interval","source","thresholdType","channel","savedSearchId"],"properties":{"threshold":{"$ref":"#/components/schemas/AlertThreshold"},"interval":{"$ref":"#/components/schemas/AlertInterval"},"source":{"type":"string","const":"search","description":"The alert watches a saved search."},"thresholdType":{"$ref":"#/components/schemas/AlertThresholdType"},"channel":{"$ref":"#/components/schemas/AlertChannelRequest"},"savedSearchId":{"$ref":"#/components/schemas/ObjectId","description":"ID of the saved search to watch, 24 lowercase hexadecimal characters.\nThe seed's request table names no such field, yet a search alert must\nname its search; the response calls it `savedSearch`.\n"},"dashboardId":{"$ref":"#/components/schemas/NotForThisSource"},"tileId":{"$ref":"#/components/schemas/NotForThisSource"},"name":{"$ref":"#/components/schemas/AlertName"},"message":{"$ref":"#/components/schemas/AlertMessage"}}};
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.threshold === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -520,7 +566,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.interval === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -530,7 +576,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.source === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -540,7 +586,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.thresholdType === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "thresholdType"},message:"must have required property '"+"thresholdType"+"'"};
+const err3 = {instancePath,keyword:"required",params:{missingProperty: "thresholdType"},message:"must have required property '"+"thresholdType"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -550,7 +596,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.channel === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'"};
+const err4 = {instancePath,keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -560,7 +606,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.savedSearchId === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "savedSearchId"},message:"must have required property '"+"savedSearchId"+"'"};
+const err5 = {instancePath,keyword:"required",params:{missingProperty: "savedSearchId"},message:"must have required property '"+"savedSearchId"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -570,8 +616,8 @@ vErrors.push(err5);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema45.properties, key0))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(!(func1.call(schema31.properties, key0))){
+const err6 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -582,9 +628,21 @@ errors++;
 }
 }
 if(data.threshold !== undefined){
-let data0 = data.threshold;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err7 = {instancePath:instancePath+"/threshold",schemaPath:"#/components/schemas/AlertThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(validate55(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.interval !== undefined){
+if(!(validate57(data.interval, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.source !== undefined){
+let data2 = data.source;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -593,11 +651,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.interval !== undefined){
-let data1 = data.interval;
-if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/interval",schemaPath:"#/components/schemas/AlertInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("search" !== data2){
+const err8 = {instancePath:instancePath+"/source",keyword:"const",params:{allowedValue: "search"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -606,8 +661,52 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!((((((((data1 === "1m") || (data1 === "5m")) || (data1 === "15m")) || (data1 === "30m")) || (data1 === "1h")) || (data1 === "6h")) || (data1 === "12h")) || (data1 === "1d"))){
-const err9 = {instancePath:instancePath+"/interval",schemaPath:"#/components/schemas/AlertInterval/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
+}
+if(data.thresholdType !== undefined){
+if(!(validate59(data.thresholdType, {instancePath:instancePath+"/thresholdType",parentData:data,parentDataProperty:"thresholdType",rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+if(data.channel !== undefined){
+if(!(validate61(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData}))){
+vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
+errors = vErrors.length;
+}
+}
+if(data.savedSearchId !== undefined){
+if(!(validate64(data.savedSearchId, {instancePath:instancePath+"/savedSearchId",parentData:data,parentDataProperty:"savedSearchId",rootData}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+if(data.dashboardId !== undefined){
+if(!(validate68(data.dashboardId, {instancePath:instancePath+"/dashboardId",parentData:data,parentDataProperty:"dashboardId",rootData}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+if(data.tileId !== undefined){
+if(!(validate68(data.tileId, {instancePath:instancePath+"/tileId",parentData:data,parentDataProperty:"tileId",rootData}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+if(data.name !== undefined){
+if(!(validate70(data.name, {instancePath:instancePath+"/name",parentData:data,parentDataProperty:"name",rootData}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+if(data.message !== undefined){
+if(!(validate72(data.message, {instancePath:instancePath+"/message",parentData:data,parentDataProperty:"message",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -616,226 +715,31 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.source !== undefined){
-let data2 = data.source;
-if(typeof data2 !== "string"){
-const err10 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if("search" !== data2){
-const err11 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/const",keyword:"const",params:{allowedValue: "search"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.thresholdType !== undefined){
-let data3 = data.thresholdType;
-if(typeof data3 !== "string"){
-const err12 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/components/schemas/AlertThresholdType/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(!((data3 === "above") || (data3 === "below"))){
-const err13 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/components/schemas/AlertThresholdType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.channel !== undefined){
-if(!(validate24(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-}
-if(data.savedSearchId !== undefined){
-let data5 = data.savedSearchId;
-if(typeof data5 === "string"){
-if(!pattern4.test(data5)){
-const err14 = {instancePath:instancePath+"/savedSearchId",schemaPath:"#/components/schemas/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\""};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/savedSearchId",schemaPath:"#/components/schemas/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.dashboardId !== undefined){
-if(data.dashboardId !== null){
-const err16 = {instancePath:instancePath+"/dashboardId",schemaPath:"#/components/schemas/NotForThisSource/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data.tileId !== undefined){
-if(data.tileId !== null){
-const err17 = {instancePath:instancePath+"/tileId",schemaPath:"#/components/schemas/NotForThisSource/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.name !== undefined){
-let data8 = data.name;
-if(typeof data8 === "string"){
-if(func2(data8) > 512){
-const err18 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AlertName/maxLength",keyword:"maxLength",params:{limit: 512},message:"must NOT have more than 512 characters"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(func2(data8) < 1){
-const err19 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AlertName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/name",schemaPath:"#/components/schemas/AlertName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data.message !== undefined){
-let data9 = data.message;
-if(typeof data9 === "string"){
-if(func2(data9) > 4096){
-const err21 = {instancePath:instancePath+"/message",schemaPath:"#/components/schemas/AlertMessage/maxLength",keyword:"maxLength",params:{limit: 4096},message:"must NOT have more than 4096 characters"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if(func2(data9) < 1){
-const err22 = {instancePath:instancePath+"/message",schemaPath:"#/components/schemas/AlertMessage/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/message",schemaPath:"#/components/schemas/AlertMessage/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate26.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.source;
 if(typeof tag0 == "string"){
 if(tag0 === "tile"){
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
-var props0 = true;
 }
 else if(tag0 === "search"){
-if(!(validate26(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+if(!(validate74(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "source", tagValue: tag0},message:"value of tag \"source\" must be in oneOf"};
+const err0 = {instancePath,keyword:"discriminator",params:{error: "mapping", tag: "source", tagValue: tag0},message:"value of tag \"source\" must be in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -846,7 +750,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "source", tagValue: tag0},message:"tag \"source\" must be string"};
+const err1 = {instancePath,keyword:"discriminator",params:{error: "tag", tag: "source", tagValue: tag0},message:"tag \"source\" must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -857,7 +761,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err2 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -866,62 +770,133 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate22.errors = vErrors;
-evaluated0.props = props0;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
+const createAlert_response = validate86;
+const schema32 = {"type":"object","description":"Envelope of an alert.","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Alert"}}};
+const schema33 = {"type":"object","description":"A threshold alert. The fields listed as required are always present (`name`\nand `message` may be null); the others may be omitted. Clients must ignore\nfields they do not know and accept enum values beyond the known ones.\n","required":["id","name","message","threshold","interval","thresholdType","source","state","channel","createdAt","updatedAt"],"properties":{"id":{"type":"string","description":"Unique ID of the alert."},"name":{"type":["string","null"],"description":"Name of the alert; null when none was given."},"message":{"type":["string","null"],"description":"Message sent with the notification; null when none was given."},"threshold":{"$ref":"#/components/schemas/AlertThreshold"},"interval":{"description":"How often the alert is evaluated (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertInterval"},{"type":"string"}]},"thresholdType":{"description":"Whether the alert fires above or below the threshold (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertThresholdType"},{"type":"string"}]},"source":{"description":"What the alert watches (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertSource"},{"type":"string"}]},"state":{"$ref":"#/components/schemas/AlertState"},"channel":{"$ref":"#/components/schemas/AlertChannel"},"team":{"type":"string","description":"ID of the team that owns the alert."},"tileId":{"type":"string","description":"ID of the watched tile (source `tile`)."},"dashboard":{"type":"string","description":"ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`."},"savedSearch":{"type":"string","description":"ID of the watched saved search (source `search`); the request calls it `savedSearchId`."},"groupBy":{"type":"string","description":"Field the saved search's results are grouped by, if any."},"silenced":{"type":"boolean","description":"Whether notifications are muted; independent of `state`."},"createdAt":{"type":"string","format":"date-time","description":"When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`)."},"updatedAt":{"type":"string","format":"date-time","description":"When the alert was last changed, ISO 8601 with milliseconds."}}};
+const schema34 = {"type":"string","description":"What the alert watches, a dashboard tile or a saved search.","enum":["tile","search"]};
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate91(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-var props0 = validate22.evaluated.props;
+vErrors.push(err0);
 }
-validate20.errors = vErrors;
-evaluated0.props = props0;
+errors++;
+}
+if(!((data === "tile") || (data === "search"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema34.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate91.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const createAlert_response = validate31;
-const schema54 = {"$ref":"alerts.json#/components/schemas/AlertResponse"};
-const schema55 = {"type":"object","description":"Envelope of an alert.","required":["data"],"properties":{"data":{"$ref":"#/components/schemas/Alert"}}};
-const schema56 = {"type":"object","description":"A threshold alert. The fields listed as required are always present (`name`\nand `message` may be null); the others may be omitted. Clients must ignore\nfields they do not know and accept enum values beyond the known ones.\n","required":["id","name","message","threshold","interval","thresholdType","source","state","channel","createdAt","updatedAt"],"properties":{"id":{"type":"string","description":"Unique ID of the alert."},"name":{"type":["string","null"],"description":"Name of the alert; null when none was given."},"message":{"type":["string","null"],"description":"Message sent with the notification; null when none was given."},"threshold":{"$ref":"#/components/schemas/AlertThreshold"},"interval":{"description":"How often the alert is evaluated (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertInterval"},{"type":"string"}]},"thresholdType":{"description":"Whether the alert fires above or below the threshold (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertThresholdType"},{"type":"string"}]},"source":{"description":"What the alert watches (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertSource"},{"type":"string"}]},"state":{"$ref":"#/components/schemas/AlertState"},"channel":{"$ref":"#/components/schemas/AlertChannel"},"team":{"type":"string","description":"ID of the team that owns the alert."},"tileId":{"type":"string","description":"ID of the watched tile (source `tile`)."},"dashboard":{"type":"string","description":"ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`."},"savedSearch":{"type":"string","description":"ID of the watched saved search (source `search`); the request calls it `savedSearchId`."},"groupBy":{"type":"string","description":"Field the saved search's results are grouped by, if any."},"silenced":{"type":"boolean","description":"Whether notifications are muted; independent of `state`."},"createdAt":{"type":"string","format":"date-time","description":"When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`)."},"updatedAt":{"type":"string","format":"date-time","description":"When the alert was last changed, ISO 8601 with milliseconds."}}};
-const schema60 = {"type":"string","description":"What the alert watches, a dashboard tile or a saved search.","enum":["tile","search"]};
-const schema61 = {"description":"Whether the alert is firing. Known values: `inactive`, `active`. New values\nmay appear. Independent of `silenced`.\n","anyOf":[{"type":"string","enum":["inactive","active"]},{"type":"string"}]};
-const schema62 = {"type":"object","description":"Where the alert is sent when it fires.","properties":{"type":{"description":"Kind of notification channel (known value `webhook`; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertChannelType"},{"type":"string"}]},"webhookId":{"type":"string","description":"ID of the webhook the alert calls."}}};
+const schema35 = {"description":"Whether the alert is firing. Known values: `inactive`, `active`. New values\nmay appear. Independent of `silenced`.\n","anyOf":[{"type":"string","enum":["inactive","active"]},{"type":"string"}]};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+if(!((data === "inactive") || (data === "active"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema35.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err3 = {instancePath,keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate93.errors = vErrors;
+return errors === 0;
+}
+
+const schema36 = {"type":"object","description":"Where the alert is sent when it fires.","properties":{"type":{"description":"Kind of notification channel (known value `webhook`; others may appear).","anyOf":[{"$ref":"#/components/schemas/AlertChannelType"},{"type":"string"}]},"webhookId":{"type":"string","description":"ID of the webhook the alert calls."}}};
+
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 let valid1 = false;
 const _errs3 = errors;
+if(!(validate62(data0, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs4 = errors;
 if(typeof data0 !== "string"){
-const err0 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AlertChannelType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = {instancePath:instancePath+"/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -930,38 +905,16 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!(data0 === "webhook")){
-const err1 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AlertChannelType/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/type",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs3 === errors;
-valid1 = valid1 || _valid0;
-const _errs6 = errors;
-if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs6 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err3 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
 }
 errors++;
 }
@@ -979,47 +932,39 @@ vErrors = null;
 }
 if(data.webhookId !== undefined){
 if(typeof data.webhookId !== "string"){
-const err4 = {instancePath:instancePath+"/webhookId",schemaPath:"#/properties/webhookId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/webhookId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err2];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err2);
 }
 errors++;
 }
 }
 }
 else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err3 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err3];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err3);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"type":true,"webhookId":true},"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = formats["date-time"];
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1029,7 +974,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1039,7 +984,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.message === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1049,7 +994,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.threshold === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
+const err3 = {instancePath,keyword:"required",params:{missingProperty: "threshold"},message:"must have required property '"+"threshold"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1059,7 +1004,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.interval === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
+const err4 = {instancePath,keyword:"required",params:{missingProperty: "interval"},message:"must have required property '"+"interval"+"'"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1069,7 +1014,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.thresholdType === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "thresholdType"},message:"must have required property '"+"thresholdType"+"'"};
+const err5 = {instancePath,keyword:"required",params:{missingProperty: "thresholdType"},message:"must have required property '"+"thresholdType"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1079,7 +1024,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.source === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
+const err6 = {instancePath,keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1089,7 +1034,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.state === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+const err7 = {instancePath,keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1099,7 +1044,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.channel === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'"};
+const err8 = {instancePath,keyword:"required",params:{missingProperty: "channel"},message:"must have required property '"+"channel"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1109,7 +1054,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.createdAt === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
+const err9 = {instancePath,keyword:"required",params:{missingProperty: "createdAt"},message:"must have required property '"+"createdAt"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1119,7 +1064,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data.updatedAt === undefined){
-const err10 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
+const err10 = {instancePath,keyword:"required",params:{missingProperty: "updatedAt"},message:"must have required property '"+"updatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1130,7 +1075,7 @@ errors++;
 }
 if(data.id !== undefined){
 if(typeof data.id !== "string"){
-const err11 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err11 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1143,7 +1088,7 @@ errors++;
 if(data.name !== undefined){
 let data1 = data.name;
 if((typeof data1 !== "string") && (data1 !== null)){
-const err12 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: schema56.properties.name.type},message:"must be string,null"};
+const err12 = {instancePath:instancePath+"/name",keyword:"type",params:{type: schema33.properties.name.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1156,7 +1101,7 @@ errors++;
 if(data.message !== undefined){
 let data2 = data.message;
 if((typeof data2 !== "string") && (data2 !== null)){
-const err13 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: schema56.properties.message.type},message:"must be string,null"};
+const err13 = {instancePath:instancePath+"/message",keyword:"type",params:{type: schema33.properties.message.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1167,9 +1112,26 @@ errors++;
 }
 }
 if(data.threshold !== undefined){
-let data3 = data.threshold;
-if(!((typeof data3 == "number") && (isFinite(data3)))){
-const err14 = {instancePath:instancePath+"/threshold",schemaPath:"#/components/schemas/AlertThreshold/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(validate55(data.threshold, {instancePath:instancePath+"/threshold",parentData:data,parentDataProperty:"threshold",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.interval !== undefined){
+let data4 = data.interval;
+const _errs9 = errors;
+let valid1 = false;
+const _errs10 = errors;
+if(!(validate57(data4, {instancePath:instancePath+"/interval",parentData:data,parentDataProperty:"interval",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs11 = errors;
+if(typeof data4 !== "string"){
+const err14 = {instancePath:instancePath+"/interval",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1178,14 +1140,11 @@ vErrors.push(err14);
 }
 errors++;
 }
+var _valid0 = _errs11 === errors;
+valid1 = valid1 || _valid0;
 }
-if(data.interval !== undefined){
-let data4 = data.interval;
-const _errs11 = errors;
-let valid2 = false;
-const _errs12 = errors;
-if(typeof data4 !== "string"){
-const err15 = {instancePath:instancePath+"/interval",schemaPath:"#/components/schemas/AlertInterval/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!valid1){
+const err15 = {instancePath:instancePath+"/interval",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1194,46 +1153,11 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!((((((((data4 === "1m") || (data4 === "5m")) || (data4 === "15m")) || (data4 === "30m")) || (data4 === "1h")) || (data4 === "6h")) || (data4 === "12h")) || (data4 === "1d"))){
-const err16 = {instancePath:instancePath+"/interval",schemaPath:"#/components/schemas/AlertInterval/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err16];
-}
 else {
-vErrors.push(err16);
-}
-errors++;
-}
-var _valid0 = _errs12 === errors;
-valid2 = valid2 || _valid0;
-const _errs15 = errors;
-if(typeof data4 !== "string"){
-const err17 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var _valid0 = _errs15 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const err18 = {instancePath:instancePath+"/interval",schemaPath:"#/properties/interval/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-else {
-errors = _errs11;
+errors = _errs9;
 if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
+if(_errs9){
+vErrors.length = _errs9;
 }
 else {
 vErrors = null;
@@ -1243,59 +1167,45 @@ vErrors = null;
 }
 if(data.thresholdType !== undefined){
 let data5 = data.thresholdType;
-const _errs18 = errors;
-let valid4 = false;
-const _errs19 = errors;
+const _errs14 = errors;
+let valid2 = false;
+const _errs15 = errors;
+if(!(validate59(data5, {instancePath:instancePath+"/thresholdType",parentData:data,parentDataProperty:"thresholdType",rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs15 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs16 = errors;
 if(typeof data5 !== "string"){
-const err19 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/components/schemas/AlertThresholdType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err16 = {instancePath:instancePath+"/thresholdType",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err16];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err16);
 }
 errors++;
 }
-if(!((data5 === "above") || (data5 === "below"))){
-const err20 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/components/schemas/AlertThresholdType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values"};
+var _valid1 = _errs16 === errors;
+valid2 = valid2 || _valid1;
+}
+if(!valid2){
+const err17 = {instancePath:instancePath+"/thresholdType",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err17];
 }
 else {
-vErrors.push(err20);
-}
-errors++;
-}
-var _valid1 = _errs19 === errors;
-valid4 = valid4 || _valid1;
-const _errs22 = errors;
-if(typeof data5 !== "string"){
-const err21 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/properties/thresholdType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-var _valid1 = _errs22 === errors;
-valid4 = valid4 || _valid1;
-if(!valid4){
-const err22 = {instancePath:instancePath+"/thresholdType",schemaPath:"#/properties/thresholdType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
+vErrors.push(err17);
 }
 errors++;
 }
 else {
-errors = _errs18;
+errors = _errs14;
 if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
+if(_errs14){
+vErrors.length = _errs14;
 }
 else {
 vErrors = null;
@@ -1305,59 +1215,45 @@ vErrors = null;
 }
 if(data.source !== undefined){
 let data6 = data.source;
-const _errs25 = errors;
-let valid6 = false;
-const _errs26 = errors;
+const _errs19 = errors;
+let valid3 = false;
+const _errs20 = errors;
+if(!(validate91(data6, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData}))){
+vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs20 === errors;
+valid3 = valid3 || _valid2;
+if(!valid3){
+const _errs21 = errors;
 if(typeof data6 !== "string"){
-const err23 = {instancePath:instancePath+"/source",schemaPath:"#/components/schemas/AlertSource/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err18];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err18);
 }
 errors++;
 }
-if(!((data6 === "tile") || (data6 === "search"))){
-const err24 = {instancePath:instancePath+"/source",schemaPath:"#/components/schemas/AlertSource/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values"};
+var _valid2 = _errs21 === errors;
+valid3 = valid3 || _valid2;
+}
+if(!valid3){
+const err19 = {instancePath:instancePath+"/source",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err19];
 }
 else {
-vErrors.push(err24);
-}
-errors++;
-}
-var _valid2 = _errs26 === errors;
-valid6 = valid6 || _valid2;
-const _errs29 = errors;
-if(typeof data6 !== "string"){
-const err25 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-var _valid2 = _errs29 === errors;
-valid6 = valid6 || _valid2;
-if(!valid6){
-const err26 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
+vErrors.push(err19);
 }
 errors++;
 }
 else {
-errors = _errs25;
+errors = _errs19;
 if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
+if(_errs19){
+vErrors.length = _errs19;
 }
 else {
 vErrors = null;
@@ -1366,141 +1262,85 @@ vErrors = null;
 }
 }
 if(data.state !== undefined){
-let data7 = data.state;
-const _errs33 = errors;
-let valid9 = false;
-const _errs34 = errors;
-if(typeof data7 !== "string"){
-const err27 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/AlertState/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(!((data7 === "inactive") || (data7 === "active"))){
-const err28 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/AlertState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema61.anyOf[0].enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-var _valid3 = _errs34 === errors;
-valid9 = valid9 || _valid3;
-const _errs36 = errors;
-if(typeof data7 !== "string"){
-const err29 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/AlertState/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-var _valid3 = _errs36 === errors;
-valid9 = valid9 || _valid3;
-if(!valid9){
-const err30 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/AlertState/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-else {
-errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
+if(!(validate93(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
+vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+errors = vErrors.length;
 }
 }
 if(data.channel !== undefined){
-if(!(validate34(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate95(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
 if(data.team !== undefined){
 if(typeof data.team !== "string"){
-const err31 = {instancePath:instancePath+"/team",schemaPath:"#/properties/team/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/team",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err31];
+vErrors = [err20];
 }
 else {
-vErrors.push(err31);
+vErrors.push(err20);
 }
 errors++;
 }
 }
 if(data.tileId !== undefined){
 if(typeof data.tileId !== "string"){
-const err32 = {instancePath:instancePath+"/tileId",schemaPath:"#/properties/tileId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err21 = {instancePath:instancePath+"/tileId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err32];
+vErrors = [err21];
 }
 else {
-vErrors.push(err32);
+vErrors.push(err21);
 }
 errors++;
 }
 }
 if(data.dashboard !== undefined){
 if(typeof data.dashboard !== "string"){
-const err33 = {instancePath:instancePath+"/dashboard",schemaPath:"#/properties/dashboard/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err22 = {instancePath:instancePath+"/dashboard",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err22];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err22);
 }
 errors++;
 }
 }
 if(data.savedSearch !== undefined){
 if(typeof data.savedSearch !== "string"){
-const err34 = {instancePath:instancePath+"/savedSearch",schemaPath:"#/properties/savedSearch/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err23 = {instancePath:instancePath+"/savedSearch",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err23];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err23);
 }
 errors++;
 }
 }
 if(data.groupBy !== undefined){
 if(typeof data.groupBy !== "string"){
-const err35 = {instancePath:instancePath+"/groupBy",schemaPath:"#/properties/groupBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err24 = {instancePath:instancePath+"/groupBy",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err35];
+vErrors = [err24];
 }
 else {
-vErrors.push(err35);
+vErrors.push(err24);
 }
 errors++;
 }
 }
 if(data.silenced !== undefined){
 if(typeof data.silenced !== "boolean"){
-const err36 = {instancePath:instancePath+"/silenced",schemaPath:"#/properties/silenced/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err25 = {instancePath:instancePath+"/silenced",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
-vErrors = [err36];
+vErrors = [err25];
 }
 else {
-vErrors.push(err36);
+vErrors.push(err25);
 }
 errors++;
 }
@@ -1509,23 +1349,23 @@ if(data.createdAt !== undefined){
 let data15 = data.createdAt;
 if(typeof data15 === "string"){
 if(!(formats0(data15))){
-const err37 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+const err26 = {instancePath:instancePath+"/createdAt",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
-vErrors = [err37];
+vErrors = [err26];
 }
 else {
-vErrors.push(err37);
+vErrors.push(err26);
 }
 errors++;
 }
 }
 else {
-const err38 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/createdAt",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err38];
+vErrors = [err27];
 }
 else {
-vErrors.push(err38);
+vErrors.push(err27);
 }
 errors++;
 }
@@ -1534,57 +1374,49 @@ if(data.updatedAt !== undefined){
 let data16 = data.updatedAt;
 if(typeof data16 === "string"){
 if(!(formats0(data16))){
-const err39 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+const err28 = {instancePath:instancePath+"/updatedAt",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
-vErrors = [err39];
+vErrors = [err28];
 }
 else {
-vErrors.push(err39);
+vErrors.push(err28);
 }
 errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err29 = {instancePath:instancePath+"/updatedAt",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err40];
+vErrors = [err29];
 }
 else {
-vErrors.push(err40);
+vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err30 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err41];
+vErrors = [err30];
 }
 else {
-vErrors.push(err41);
+vErrors.push(err30);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"id":true,"name":true,"message":true,"threshold":true,"interval":true,"thresholdType":true,"source":true,"state":true,"channel":true,"team":true,"tileId":true,"dashboard":true,"savedSearch":true,"groupBy":true,"silenced":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1594,14 +1426,14 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate33(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate87(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err1 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1610,47 +1442,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate32.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
+const getAlert_params = validate99;
+const schema37 = {"type":"object","properties":{"id":{"$ref":"#/components/schemas/ObjectId"}},"required":["id"],"additionalProperties":false};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
-errors = vErrors.length;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
-
-const getAlert_params = validate38;
-const schema64 = {"type":"object","properties":{"id":{"$ref":"alerts.json#/components/schemas/ObjectId"}},"required":["id"],"additionalProperties":false};
-
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1661,7 +1465,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(key0 === "id")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1672,10 +1476,14 @@ errors++;
 }
 }
 if(data.id !== undefined){
-let data0 = data.id;
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"alerts.json#/components/schemas/ObjectId/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{24}$"},message:"must match pattern \""+"^[0-9a-f]{24}$"+"\""};
+if(!(validate64(data.id, {instancePath:instancePath+"/id",parentData:data,parentDataProperty:"id",rootData}))){
+vErrors = vErrors === null ? validate64.errors : vErrors.concat(validate64.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err2 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1684,50 +1492,18 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"alerts.json#/components/schemas/ObjectId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate38.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const getAlert_response = validate39;
-const schema66 = {"$ref":"alerts.json#/components/schemas/AlertResponse"};
+const getAlert_response = validate101;
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.data === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1737,14 +1513,14 @@ vErrors.push(err0);
 errors++;
 }
 if(data.data !== undefined){
-if(!(validate33(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
+if(!(validate87(data.data, {instancePath:instancePath+"/data",parentData:data,parentDataProperty:"data",rootData}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err1 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1753,30 +1529,9 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate101.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
-}
-validate39.errors = vErrors;
-return errors === 0;
-}
-validate39.evaluated = {"props":{"data":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validators = {
   "POST /api/v2/alerts": { operationId: "createAlert", body: createAlert_body, response: createAlert_response },

@@ -42,24 +42,17 @@ function ucs2length(str) {
   }
   return length;
 }
-const listServices_params = validate20;
-const schema31 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"filter":{"type":"array","items":{"type":"string","pattern":"^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$","description":"One tag filter, `tag:<key>` or `tag:<key>=<value>`."}}},"required":["organizationId"],"additionalProperties":false};
+const listServices_params = validate53;
+const schema20 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"filter":{"type":"array","items":{"type":"string","pattern":"^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$","description":"One tag filter, `tag:<key>` or `tag:<key>=<value>`."}}},"required":["organizationId"],"additionalProperties":false};
 const formats0 = formats.uuid;
-const pattern4 = new RegExp("^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$", "u");
+const pattern3 = new RegExp("^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$", "u");
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.organizationId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -70,7 +63,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "organizationId") || (key0 === "filter"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err1 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -84,7 +77,7 @@ if(data.organizationId !== undefined){
 let data0 = data.organizationId;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err2 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err2 = {instancePath:instancePath+"/organizationId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -95,7 +88,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/organizationId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -112,8 +105,8 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 let data2 = data1[i0];
 if(typeof data2 === "string"){
-if(!pattern4.test(data2)){
-const err4 = {instancePath:instancePath+"/filter/" + i0,schemaPath:"#/properties/filter/items/pattern",keyword:"pattern",params:{pattern: "^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$"},message:"must match pattern \""+"^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$"+"\""};
+if(!pattern3.test(data2)){
+const err4 = {instancePath:instancePath+"/filter/" + i0,keyword:"pattern",params:{pattern: "^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$"},message:"must match pattern \""+"^tag:[A-Za-z0-9._-]+(=[A-Za-z0-9._-]+)?$"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -124,7 +117,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/filter/" + i0,schemaPath:"#/properties/filter/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/filter/" + i0,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -136,7 +129,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/filter",schemaPath:"#/properties/filter/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err6 = {instancePath:instancePath+"/filter",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -148,7 +141,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err7 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -157,34 +150,187 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate20.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const listServices_response = validate21;
-const schema32 = {"$ref":"management.json#/components/schemas/ServiceListResponse"};
-const schema34 = {"type":"object","description":"Envelope of the list of services.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"type":"array","description":"The services of the organization that match the filters.","items":{"$ref":"#/components/schemas/Service"}}}};
-const schema35 = {"type":"number","description":"HTTP status code of the response, repeated in the body."};
-const schema36 = {"type":"string","format":"uuid","description":"Unique ID assigned to every request (a UUIDv4); quote it when you report a problem."};
-const schema37 = {"type":"object","description":"A data service of an organization. Only `id` and `name` are guaranteed;\nevery other field may be omitted. Clients must ignore fields they do not know.\n","required":["id","name"],"properties":{"id":{"type":"string","format":"uuid","description":"Unique ID of the service."},"name":{"type":"string","description":"Name of the service."},"engineVersion":{"type":"string","description":"Version of the database engine the service runs."},"endpoints":{"type":"array","description":"Network endpoints through which clients reach the service.","items":{"$ref":"#/components/schemas/ServiceEndpoint"}},"minTotalMemoryGb":{"type":"number","description":"Minimum total memory of the service, in GB, when autoscaling."},"maxTotalMemoryGb":{"type":"number","description":"Maximum total memory of the service, in GB, when autoscaling."},"minReplicaMemoryGb":{"type":"number","description":"Minimum memory of one replica, in GB, when autoscaling."},"maxReplicaMemoryGb":{"type":"number","description":"Maximum memory of one replica, in GB, when autoscaling."},"numReplicas":{"type":"number","description":"Number of replicas of the service."},"idleScaling":{"type":"boolean","description":"Whether the service may scale down to zero when idle."},"idleTimeoutMinutes":{"type":"number","description":"Minutes without activity before an idle service is scaled down."},"ipAccessList":{"type":"array","description":"Source addresses allowed to reach the service.","items":{"$ref":"#/components/schemas/IpAccessListEntry"}},"createdAt":{"type":"string","format":"date-time","description":"When the service was created (ISO 8601)."},"encryptionKey":{"type":"string","description":"Customer-provided key used to encrypt the service's disks."},"encryptionAssumedRoleIdentifier":{"type":"string","description":"Role assumed to use the customer-provided disk encryption key."},"iamRole":{"type":"string","description":"Identity role the service uses to reach other cloud resources."},"privateEndpointIds":{"type":"array","description":"IDs of the private endpoints attached to the service.","items":{"type":"string"}},"availablePrivateEndpointIds":{"type":"array","description":"IDs of the private endpoints that can be attached to the service.","items":{"type":"string"}},"dataWarehouseId":{"type":"string","description":"ID of the data warehouse (group of services sharing storage) the service belongs to."},"isPrimary":{"type":"boolean","description":"Whether the service is the primary service of its data warehouse."},"isReadonly":{"type":"boolean","description":"Whether the service accepts reads only."},"byocId":{"type":"string","description":"ID of the bring-your-own-cloud region the service runs in."},"hasTransparentDataEncryption":{"type":"boolean","description":"Whether transparent data encryption is enabled."},"transparentDataEncryptionKeyId":{"type":"string","description":"ID of the transparent data encryption key."},"encryptionRoleId":{"type":"string","description":"ID of the role used for encryption."}}};
-const schema38 = {"type":"object","description":"One network endpoint of a service.","properties":{"protocol":{"type":"string","description":"Protocol the endpoint speaks (for example `https`, `nativesecure`)."},"host":{"type":"string","description":"Host name of the endpoint."},"port":{"type":"number","description":"TCP port of the endpoint."},"username":{"type":["string","null"],"description":"User name to connect with through this endpoint; null when none applies."}}};
-const schema39 = {"type":"object","description":"One entry of a service's IP access list.","properties":{"source":{"type":"string","description":"Allowed source address or CIDR range."},"description":{"type":"string","description":"Free text describing the entry."}}};
-const formats6 = formats["date-time"];
+const listServices_response = validate54;
+const schema21 = {"type":"object","description":"Envelope of the list of services.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"type":"array","description":"The services of the organization that match the filters.","items":{"$ref":"#/components/schemas/Service"}}}};
+const schema22 = {"type":"number","description":"HTTP status code of the response, repeated in the body."};
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(!((typeof data == "number") && (isFinite(data)))){
+const err0 = {instancePath,keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+
+const schema23 = {"type":"string","format":"uuid","description":"Unique ID assigned to every request (a UUIDv4); quote it when you report a problem."};
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(!(formats0(data))){
+const err0 = {instancePath,keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+const schema24 = {"type":"object","description":"A data service of an organization. Only `id` and `name` are guaranteed;\nevery other field may be omitted. Clients must ignore fields they do not know.\n","required":["id","name"],"properties":{"id":{"type":"string","format":"uuid","description":"Unique ID of the service."},"name":{"type":"string","description":"Name of the service."},"engineVersion":{"type":"string","description":"Version of the database engine the service runs."},"endpoints":{"type":"array","description":"Network endpoints through which clients reach the service.","items":{"$ref":"#/components/schemas/ServiceEndpoint"}},"minTotalMemoryGb":{"type":"number","description":"Minimum total memory of the service, in GB, when autoscaling."},"maxTotalMemoryGb":{"type":"number","description":"Maximum total memory of the service, in GB, when autoscaling."},"minReplicaMemoryGb":{"type":"number","description":"Minimum memory of one replica, in GB, when autoscaling."},"maxReplicaMemoryGb":{"type":"number","description":"Maximum memory of one replica, in GB, when autoscaling."},"numReplicas":{"type":"number","description":"Number of replicas of the service."},"idleScaling":{"type":"boolean","description":"Whether the service may scale down to zero when idle."},"idleTimeoutMinutes":{"type":"number","description":"Minutes without activity before an idle service is scaled down."},"ipAccessList":{"type":"array","description":"Source addresses allowed to reach the service.","items":{"$ref":"#/components/schemas/IpAccessListEntry"}},"createdAt":{"type":"string","format":"date-time","description":"When the service was created (ISO 8601)."},"encryptionKey":{"type":"string","description":"Customer-provided key used to encrypt the service's disks."},"encryptionAssumedRoleIdentifier":{"type":"string","description":"Role assumed to use the customer-provided disk encryption key."},"iamRole":{"type":"string","description":"Identity role the service uses to reach other cloud resources."},"privateEndpointIds":{"type":"array","description":"IDs of the private endpoints attached to the service.","items":{"type":"string"}},"availablePrivateEndpointIds":{"type":"array","description":"IDs of the private endpoints that can be attached to the service.","items":{"type":"string"}},"dataWarehouseId":{"type":"string","description":"ID of the data warehouse (group of services sharing storage) the service belongs to."},"isPrimary":{"type":"boolean","description":"Whether the service is the primary service of its data warehouse."},"isReadonly":{"type":"boolean","description":"Whether the service accepts reads only."},"byocId":{"type":"string","description":"ID of the bring-your-own-cloud region the service runs in."},"hasTransparentDataEncryption":{"type":"boolean","description":"Whether transparent data encryption is enabled."},"transparentDataEncryptionKeyId":{"type":"string","description":"ID of the transparent data encryption key."},"encryptionRoleId":{"type":"string","description":"ID of the role used for encryption."}}};
+const formats6 = formats["date-time"];
+const schema25 = {"type":"object","description":"One network endpoint of a service.","properties":{"protocol":{"type":"string","description":"Protocol the endpoint speaks (for example `https`, `nativesecure`)."},"host":{"type":"string","description":"Host name of the endpoint."},"port":{"type":"number","description":"TCP port of the endpoint."},"username":{"type":["string","null"],"description":"User name to connect with through this endpoint; null when none applies."}}};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.protocol !== undefined){
+if(typeof data.protocol !== "string"){
+const err0 = {instancePath:instancePath+"/protocol",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.host !== undefined){
+if(typeof data.host !== "string"){
+const err1 = {instancePath:instancePath+"/host",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.port !== undefined){
+let data2 = data.port;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+const err2 = {instancePath:instancePath+"/port",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.username !== undefined){
+let data3 = data.username;
+if((typeof data3 !== "string") && (data3 !== null)){
+const err3 = {instancePath:instancePath+"/username",keyword:"type",params:{type: schema25.properties.username.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+
+const schema26 = {"type":"object","description":"One entry of a service's IP access list.","properties":{"source":{"type":"string","description":"Allowed source address or CIDR range."},"description":{"type":"string","description":"Free text describing the entry."}}};
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.source !== undefined){
+if(typeof data.source !== "string"){
+const err0 = {instancePath:instancePath+"/source",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+if(typeof data.description !== "string"){
+const err1 = {instancePath:instancePath+"/description",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -194,7 +340,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.name === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -207,7 +353,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err2 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err2 = {instancePath:instancePath+"/id",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -218,7 +364,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err3 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -230,7 +376,7 @@ errors++;
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -242,7 +388,7 @@ errors++;
 }
 if(data.engineVersion !== undefined){
 if(typeof data.engineVersion !== "string"){
-const err5 = {instancePath:instancePath+"/engineVersion",schemaPath:"#/properties/engineVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/engineVersion",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -257,11 +403,14 @@ let data3 = data.endpoints;
 if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
-let data4 = data3[i0];
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.protocol !== undefined){
-if(typeof data4.protocol !== "string"){
-const err6 = {instancePath:instancePath+"/endpoints/" + i0+"/protocol",schemaPath:"#/components/schemas/ServiceEndpoint/properties/protocol/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(validate60(data3[i0], {instancePath:instancePath+"/endpoints/" + i0,parentData:data3,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/endpoints",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -271,9 +420,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data4.host !== undefined){
-if(typeof data4.host !== "string"){
-const err7 = {instancePath:instancePath+"/endpoints/" + i0+"/host",schemaPath:"#/components/schemas/ServiceEndpoint/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.minTotalMemoryGb !== undefined){
+let data5 = data.minTotalMemoryGb;
+if(!((typeof data5 == "number") && (isFinite(data5)))){
+const err7 = {instancePath:instancePath+"/minTotalMemoryGb",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -283,10 +433,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data4.port !== undefined){
-let data7 = data4.port;
-if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err8 = {instancePath:instancePath+"/endpoints/" + i0+"/port",schemaPath:"#/components/schemas/ServiceEndpoint/properties/port/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.maxTotalMemoryGb !== undefined){
+let data6 = data.maxTotalMemoryGb;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+const err8 = {instancePath:instancePath+"/maxTotalMemoryGb",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -296,10 +446,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data4.username !== undefined){
-let data8 = data4.username;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err9 = {instancePath:instancePath+"/endpoints/" + i0+"/username",schemaPath:"#/components/schemas/ServiceEndpoint/properties/username/type",keyword:"type",params:{type: schema38.properties.username.type},message:"must be string,null"};
+if(data.minReplicaMemoryGb !== undefined){
+let data7 = data.minReplicaMemoryGb;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+const err9 = {instancePath:instancePath+"/minReplicaMemoryGb",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -309,9 +459,10 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/endpoints/" + i0,schemaPath:"#/components/schemas/ServiceEndpoint/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.maxReplicaMemoryGb !== undefined){
+let data8 = data.maxReplicaMemoryGb;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err10 = {instancePath:instancePath+"/maxReplicaMemoryGb",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -321,9 +472,10 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath:instancePath+"/endpoints",schemaPath:"#/properties/endpoints/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.numReplicas !== undefined){
+let data9 = data.numReplicas;
+if(!((typeof data9 == "number") && (isFinite(data9)))){
+const err11 = {instancePath:instancePath+"/numReplicas",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -333,10 +485,9 @@ vErrors.push(err11);
 errors++;
 }
 }
-if(data.minTotalMemoryGb !== undefined){
-let data9 = data.minTotalMemoryGb;
-if(!((typeof data9 == "number") && (isFinite(data9)))){
-const err12 = {instancePath:instancePath+"/minTotalMemoryGb",schemaPath:"#/properties/minTotalMemoryGb/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.idleScaling !== undefined){
+if(typeof data.idleScaling !== "boolean"){
+const err12 = {instancePath:instancePath+"/idleScaling",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -346,10 +497,10 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.maxTotalMemoryGb !== undefined){
-let data10 = data.maxTotalMemoryGb;
-if(!((typeof data10 == "number") && (isFinite(data10)))){
-const err13 = {instancePath:instancePath+"/maxTotalMemoryGb",schemaPath:"#/properties/maxTotalMemoryGb/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.idleTimeoutMinutes !== undefined){
+let data11 = data.idleTimeoutMinutes;
+if(!((typeof data11 == "number") && (isFinite(data11)))){
+const err13 = {instancePath:instancePath+"/idleTimeoutMinutes",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -359,10 +510,19 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.minReplicaMemoryGb !== undefined){
-let data11 = data.minReplicaMemoryGb;
-if(!((typeof data11 == "number") && (isFinite(data11)))){
-const err14 = {instancePath:instancePath+"/minReplicaMemoryGb",schemaPath:"#/properties/minReplicaMemoryGb/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.ipAccessList !== undefined){
+let data12 = data.ipAccessList;
+if(Array.isArray(data12)){
+const len1 = data12.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate62(data12[i1], {instancePath:instancePath+"/ipAccessList/" + i1,parentData:data12,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/ipAccessList",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -372,10 +532,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.maxReplicaMemoryGb !== undefined){
-let data12 = data.maxReplicaMemoryGb;
-if(!((typeof data12 == "number") && (isFinite(data12)))){
-const err15 = {instancePath:instancePath+"/maxReplicaMemoryGb",schemaPath:"#/properties/maxReplicaMemoryGb/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.createdAt !== undefined){
+let data14 = data.createdAt;
+if(typeof data14 === "string"){
+if(!(formats6(data14))){
+const err15 = {instancePath:instancePath+"/createdAt",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -385,10 +546,8 @@ vErrors.push(err15);
 errors++;
 }
 }
-if(data.numReplicas !== undefined){
-let data13 = data.numReplicas;
-if(!((typeof data13 == "number") && (isFinite(data13)))){
-const err16 = {instancePath:instancePath+"/numReplicas",schemaPath:"#/properties/numReplicas/type",keyword:"type",params:{type: "number"},message:"must be number"};
+else {
+const err16 = {instancePath:instancePath+"/createdAt",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -398,9 +557,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data.idleScaling !== undefined){
-if(typeof data.idleScaling !== "boolean"){
-const err17 = {instancePath:instancePath+"/idleScaling",schemaPath:"#/properties/idleScaling/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.encryptionKey !== undefined){
+if(typeof data.encryptionKey !== "string"){
+const err17 = {instancePath:instancePath+"/encryptionKey",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -410,10 +569,9 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data.idleTimeoutMinutes !== undefined){
-let data15 = data.idleTimeoutMinutes;
-if(!((typeof data15 == "number") && (isFinite(data15)))){
-const err18 = {instancePath:instancePath+"/idleTimeoutMinutes",schemaPath:"#/properties/idleTimeoutMinutes/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data.encryptionAssumedRoleIdentifier !== undefined){
+if(typeof data.encryptionAssumedRoleIdentifier !== "string"){
+const err18 = {instancePath:instancePath+"/encryptionAssumedRoleIdentifier",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -423,16 +581,9 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data.ipAccessList !== undefined){
-let data16 = data.ipAccessList;
-if(Array.isArray(data16)){
-const len1 = data16.length;
-for(let i1=0; i1<len1; i1++){
-let data17 = data16[i1];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.source !== undefined){
-if(typeof data17.source !== "string"){
-const err19 = {instancePath:instancePath+"/ipAccessList/" + i1+"/source",schemaPath:"#/components/schemas/IpAccessListEntry/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.iamRole !== undefined){
+if(typeof data.iamRole !== "string"){
+const err19 = {instancePath:instancePath+"/iamRole",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -442,9 +593,13 @@ vErrors.push(err19);
 errors++;
 }
 }
-if(data17.description !== undefined){
-if(typeof data17.description !== "string"){
-const err20 = {instancePath:instancePath+"/ipAccessList/" + i1+"/description",schemaPath:"#/components/schemas/IpAccessListEntry/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.privateEndpointIds !== undefined){
+let data18 = data.privateEndpointIds;
+if(Array.isArray(data18)){
+const len2 = data18.length;
+for(let i2=0; i2<len2; i2++){
+if(typeof data18[i2] !== "string"){
+const err20 = {instancePath:instancePath+"/privateEndpointIds/" + i2,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -456,7 +611,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/ipAccessList/" + i1,schemaPath:"#/components/schemas/IpAccessListEntry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err21 = {instancePath:instancePath+"/privateEndpointIds",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -466,9 +621,13 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/ipAccessList",schemaPath:"#/properties/ipAccessList/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.availablePrivateEndpointIds !== undefined){
+let data20 = data.availablePrivateEndpointIds;
+if(Array.isArray(data20)){
+const len3 = data20.length;
+for(let i3=0; i3<len3; i3++){
+if(typeof data20[i3] !== "string"){
+const err22 = {instancePath:instancePath+"/availablePrivateEndpointIds/" + i3,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -478,11 +637,9 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data.createdAt !== undefined){
-let data20 = data.createdAt;
-if(typeof data20 === "string"){
-if(!(formats6(data20))){
-const err23 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+else {
+const err23 = {instancePath:instancePath+"/availablePrivateEndpointIds",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -492,8 +649,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-else {
-const err24 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.dataWarehouseId !== undefined){
+if(typeof data.dataWarehouseId !== "string"){
+const err24 = {instancePath:instancePath+"/dataWarehouseId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -503,9 +661,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.encryptionKey !== undefined){
-if(typeof data.encryptionKey !== "string"){
-const err25 = {instancePath:instancePath+"/encryptionKey",schemaPath:"#/properties/encryptionKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.isPrimary !== undefined){
+if(typeof data.isPrimary !== "boolean"){
+const err25 = {instancePath:instancePath+"/isPrimary",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -515,9 +673,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.encryptionAssumedRoleIdentifier !== undefined){
-if(typeof data.encryptionAssumedRoleIdentifier !== "string"){
-const err26 = {instancePath:instancePath+"/encryptionAssumedRoleIdentifier",schemaPath:"#/properties/encryptionAssumedRoleIdentifier/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.isReadonly !== undefined){
+if(typeof data.isReadonly !== "boolean"){
+const err26 = {instancePath:instancePath+"/isReadonly",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -527,9 +685,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.iamRole !== undefined){
-if(typeof data.iamRole !== "string"){
-const err27 = {instancePath:instancePath+"/iamRole",schemaPath:"#/properties/iamRole/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.byocId !== undefined){
+if(typeof data.byocId !== "string"){
+const err27 = {instancePath:instancePath+"/byocId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -539,13 +697,9 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data.privateEndpointIds !== undefined){
-let data24 = data.privateEndpointIds;
-if(Array.isArray(data24)){
-const len2 = data24.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data24[i2] !== "string"){
-const err28 = {instancePath:instancePath+"/privateEndpointIds/" + i2,schemaPath:"#/properties/privateEndpointIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.hasTransparentDataEncryption !== undefined){
+if(typeof data.hasTransparentDataEncryption !== "boolean"){
+const err28 = {instancePath:instancePath+"/hasTransparentDataEncryption",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -555,9 +709,9 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath:instancePath+"/privateEndpointIds",schemaPath:"#/properties/privateEndpointIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.transparentDataEncryptionKeyId !== undefined){
+if(typeof data.transparentDataEncryptionKeyId !== "string"){
+const err29 = {instancePath:instancePath+"/transparentDataEncryptionKeyId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -567,13 +721,9 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.availablePrivateEndpointIds !== undefined){
-let data26 = data.availablePrivateEndpointIds;
-if(Array.isArray(data26)){
-const len3 = data26.length;
-for(let i3=0; i3<len3; i3++){
-if(typeof data26[i3] !== "string"){
-const err30 = {instancePath:instancePath+"/availablePrivateEndpointIds/" + i3,schemaPath:"#/properties/availablePrivateEndpointIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.encryptionRoleId !== undefined){
+if(typeof data.encryptionRoleId !== "string"){
+const err30 = {instancePath:instancePath+"/encryptionRoleId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -585,7 +735,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/availablePrivateEndpointIds",schemaPath:"#/properties/availablePrivateEndpointIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err31 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -594,121 +744,17 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-if(data.dataWarehouseId !== undefined){
-if(typeof data.dataWarehouseId !== "string"){
-const err32 = {instancePath:instancePath+"/dataWarehouseId",schemaPath:"#/properties/dataWarehouseId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-if(data.isPrimary !== undefined){
-if(typeof data.isPrimary !== "boolean"){
-const err33 = {instancePath:instancePath+"/isPrimary",schemaPath:"#/properties/isPrimary/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.isReadonly !== undefined){
-if(typeof data.isReadonly !== "boolean"){
-const err34 = {instancePath:instancePath+"/isReadonly",schemaPath:"#/properties/isReadonly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-if(data.byocId !== undefined){
-if(typeof data.byocId !== "string"){
-const err35 = {instancePath:instancePath+"/byocId",schemaPath:"#/properties/byocId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-if(data.hasTransparentDataEncryption !== undefined){
-if(typeof data.hasTransparentDataEncryption !== "boolean"){
-const err36 = {instancePath:instancePath+"/hasTransparentDataEncryption",schemaPath:"#/properties/hasTransparentDataEncryption/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-if(data.transparentDataEncryptionKeyId !== undefined){
-if(typeof data.transparentDataEncryptionKeyId !== "string"){
-const err37 = {instancePath:instancePath+"/transparentDataEncryptionKeyId",schemaPath:"#/properties/transparentDataEncryptionKeyId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-if(data.encryptionRoleId !== undefined){
-if(typeof data.encryptionRoleId !== "string"){
-const err38 = {instancePath:instancePath+"/encryptionRoleId",schemaPath:"#/properties/encryptionRoleId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-}
-else {
-const err39 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-validate24.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"id":true,"name":true,"engineVersion":true,"endpoints":true,"minTotalMemoryGb":true,"maxTotalMemoryGb":true,"minReplicaMemoryGb":true,"maxReplicaMemoryGb":true,"numReplicas":true,"idleScaling":true,"idleTimeoutMinutes":true,"ipAccessList":true,"createdAt":true,"encryptionKey":true,"encryptionAssumedRoleIdentifier":true,"iamRole":true,"privateEndpointIds":true,"availablePrivateEndpointIds":true,"dataWarehouseId":true,"isPrimary":true,"isReadonly":true,"byocId":true,"hasTransparentDataEncryption":true,"transparentDataEncryptionKeyId":true,"encryptionRoleId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -718,7 +764,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.requestId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -728,7 +774,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -738,9 +784,30 @@ vErrors.push(err2);
 errors++;
 }
 if(data.status !== undefined){
-let data0 = data.status;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/EnvelopeStatus/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(validate55(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.requestId !== undefined){
+if(!(validate57(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.result !== undefined){
+let data2 = data.result;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate59(data2[i0], {instancePath:instancePath+"/result/" + i0,parentData:data2,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/result",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -750,11 +817,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.requestId !== undefined){
-let data1 = data.requestId;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+}
+else {
+const err4 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -763,92 +828,19 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-let data2 = data.result;
-if(Array.isArray(data2)){
-const len0 = data2.length;
-for(let i0=0; i0<len0; i0++){
-if(!(validate24(data2[i0], {instancePath:instancePath+"/result/" + i0,parentData:data2,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-}
-else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-validate23.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
+const createReversePrivateEndpoint_params = validate65;
+const schema27 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId"],"additionalProperties":false};
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate23(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-validate21.errors = vErrors;
-return errors === 0;
-}
-validate21.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
-
-const createReversePrivateEndpoint_params = validate27;
-const schema40 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId"],"additionalProperties":false};
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.organizationId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -858,7 +850,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.serviceId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -869,7 +861,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "organizationId") || (key0 === "serviceId"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -883,7 +875,7 @@ if(data.organizationId !== undefined){
 let data0 = data.organizationId;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err3 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err3 = {instancePath:instancePath+"/organizationId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -894,7 +886,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err4 = {instancePath:instancePath+"/organizationId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -908,7 +900,7 @@ if(data.serviceId !== undefined){
 let data1 = data.serviceId;
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-const err5 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err5 = {instancePath:instancePath+"/serviceId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -919,7 +911,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err6 = {instancePath:instancePath+"/serviceId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -931,7 +923,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err7 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -940,33 +932,102 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const createReversePrivateEndpoint_body = validate28;
-const schema41 = {"$ref":"management.json#/components/schemas/ReversePrivateEndpointRequest"};
-const schema42 = {"type":"object","description":"Body of a reverse private endpoint creation. `type` is required and decides\nwhich other fields are required. Fields of another type may be left out or\nsent as `null`; any other value for them, and any unknown field, is rejected.\n","oneOf":[{"$ref":"#/components/schemas/ReversePrivateEndpointVpcEndpointServiceRequest"},{"$ref":"#/components/schemas/ReversePrivateEndpointVpcResourceRequest"},{"$ref":"#/components/schemas/ReversePrivateEndpointKafkaMultiVpcRequest"}],"discriminator":{"propertyName":"type"}};
-const schema43 = {"type":"object","title":"VPC_ENDPOINT_SERVICE","description":"Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.","additionalProperties":false,"required":["type","vpcEndpointServiceName"],"properties":{"description":{"$ref":"#/components/schemas/ReversePrivateEndpointDescription"},"type":{"type":"string","const":"VPC_ENDPOINT_SERVICE","description":"Kind of endpoint."},"vpcEndpointServiceName":{"$ref":"#/components/schemas/NonEmptyString","description":"Name of the VPC endpoint service to connect to."},"vpcResourceConfigurationId":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceShareArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaClusterArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaAuthentication":{"$ref":"#/components/schemas/NotForThisType"}}};
-const schema44 = {"type":"string","maxLength":255,"description":"Free text describing the endpoint, at most 255 characters."};
-const schema45 = {"type":"string","minLength":1,"description":"A non-empty string."};
-const schema46 = {"type":"null","description":"Belongs to another endpoint type; only `null` (or leaving the field out) is accepted."};
+const createReversePrivateEndpoint_body = validate66;
+const schema28 = {"type":"object","description":"Body of a reverse private endpoint creation. `type` is required and decides\nwhich other fields are required. Fields of another type may be left out or\nsent as `null`; any other value for them, and any unknown field, is rejected.\n","oneOf":[{"$ref":"#/components/schemas/ReversePrivateEndpointVpcEndpointServiceRequest"},{"$ref":"#/components/schemas/ReversePrivateEndpointVpcResourceRequest"},{"$ref":"#/components/schemas/ReversePrivateEndpointKafkaMultiVpcRequest"}],"discriminator":{"propertyName":"type"}};
+const schema29 = {"type":"object","title":"VPC_ENDPOINT_SERVICE","description":"Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.","additionalProperties":false,"required":["type","vpcEndpointServiceName"],"properties":{"description":{"$ref":"#/components/schemas/ReversePrivateEndpointDescription"},"type":{"type":"string","const":"VPC_ENDPOINT_SERVICE","description":"Kind of endpoint."},"vpcEndpointServiceName":{"$ref":"#/components/schemas/NonEmptyString","description":"Name of the VPC endpoint service to connect to."},"vpcResourceConfigurationId":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceShareArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaClusterArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaAuthentication":{"$ref":"#/components/schemas/NotForThisType"}}};
+const schema30 = {"type":"string","maxLength":255,"description":"Free text describing the endpoint, at most 255 characters."};
 const func1 = ucs2length;
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(typeof data === "string"){
+if(func1(data) > 255){
+const err0 = {instancePath,keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+}
+else {
+const err1 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate68.errors = vErrors;
+return errors === 0;
+}
+
+const schema31 = {"type":"string","minLength":1,"description":"A non-empty string."};
+
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err0 = {instancePath,keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+else {
+const err1 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+
+const schema32 = {"type":"null","description":"Belongs to another endpoint type; only `null` (or leaving the field out) is accepted."};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+const err0 = {instancePath,keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate72.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -976,7 +1037,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.vpcEndpointServiceName === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vpcEndpointServiceName"},message:"must have required property '"+"vpcEndpointServiceName"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "vpcEndpointServiceName"},message:"must have required property '"+"vpcEndpointServiceName"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -987,7 +1048,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "description") || (key0 === "type")) || (key0 === "vpcEndpointServiceName")) || (key0 === "vpcResourceConfigurationId")) || (key0 === "vpcResourceShareArn")) || (key0 === "kafkaClusterArn")) || (key0 === "kafkaAuthentication"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err2 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -998,10 +1059,15 @@ errors++;
 }
 }
 if(data.description !== undefined){
-let data0 = data.description;
-if(typeof data0 === "string"){
-if(func1(data0) > 255){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/components/schemas/ReversePrivateEndpointDescription/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(!(validate68(data.description, {instancePath:instancePath+"/description",parentData:data,parentDataProperty:"description",rootData}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1010,9 +1076,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-else {
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/components/schemas/ReversePrivateEndpointDescription/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("VPC_ENDPOINT_SERVICE" !== data1){
+const err4 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "VPC_ENDPOINT_SERVICE"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1022,10 +1087,39 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data1 = data.type;
-if(typeof data1 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.vpcEndpointServiceName !== undefined){
+if(!(validate70(data.vpcEndpointServiceName, {instancePath:instancePath+"/vpcEndpointServiceName",parentData:data,parentDataProperty:"vpcEndpointServiceName",rootData}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+if(data.vpcResourceConfigurationId !== undefined){
+if(!(validate72(data.vpcResourceConfigurationId, {instancePath:instancePath+"/vpcResourceConfigurationId",parentData:data,parentDataProperty:"vpcResourceConfigurationId",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.vpcResourceShareArn !== undefined){
+if(!(validate72(data.vpcResourceShareArn, {instancePath:instancePath+"/vpcResourceShareArn",parentData:data,parentDataProperty:"vpcResourceShareArn",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.kafkaClusterArn !== undefined){
+if(!(validate72(data.kafkaClusterArn, {instancePath:instancePath+"/kafkaClusterArn",parentData:data,parentDataProperty:"kafkaClusterArn",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.kafkaAuthentication !== undefined){
+if(!(validate72(data.kafkaAuthentication, {instancePath:instancePath+"/kafkaAuthentication",parentData:data,parentDataProperty:"kafkaAuthentication",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err5 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1034,121 +1128,18 @@ vErrors.push(err5);
 }
 errors++;
 }
-if("VPC_ENDPOINT_SERVICE" !== data1){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "VPC_ENDPOINT_SERVICE"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.vpcEndpointServiceName !== undefined){
-let data2 = data.vpcEndpointServiceName;
-if(typeof data2 === "string"){
-if(func1(data2) < 1){
-const err7 = {instancePath:instancePath+"/vpcEndpointServiceName",schemaPath:"#/components/schemas/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/vpcEndpointServiceName",schemaPath:"#/components/schemas/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.vpcResourceConfigurationId !== undefined){
-if(data.vpcResourceConfigurationId !== null){
-const err9 = {instancePath:instancePath+"/vpcResourceConfigurationId",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.vpcResourceShareArn !== undefined){
-if(data.vpcResourceShareArn !== null){
-const err10 = {instancePath:instancePath+"/vpcResourceShareArn",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.kafkaClusterArn !== undefined){
-if(data.kafkaClusterArn !== null){
-const err11 = {instancePath:instancePath+"/kafkaClusterArn",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-if(data.kafkaAuthentication !== undefined){
-if(data.kafkaAuthentication !== null){
-const err12 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-validate30.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema50 = {"type":"object","title":"VPC_RESOURCE","description":"Endpoint to a VPC resource; requires `vpcResourceConfigurationId` and `vpcResourceShareArn`.","additionalProperties":false,"required":["type","vpcResourceConfigurationId","vpcResourceShareArn"],"properties":{"description":{"$ref":"#/components/schemas/ReversePrivateEndpointDescription"},"type":{"type":"string","const":"VPC_RESOURCE","description":"Kind of endpoint."},"vpcEndpointServiceName":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceConfigurationId":{"$ref":"#/components/schemas/NonEmptyString","description":"ID of the VPC resource configuration."},"vpcResourceShareArn":{"$ref":"#/components/schemas/NonEmptyString","description":"ARN of the resource share that shares the VPC resource."},"kafkaClusterArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaAuthentication":{"$ref":"#/components/schemas/NotForThisType"}}};
+const schema33 = {"type":"object","title":"VPC_RESOURCE","description":"Endpoint to a VPC resource; requires `vpcResourceConfigurationId` and `vpcResourceShareArn`.","additionalProperties":false,"required":["type","vpcResourceConfigurationId","vpcResourceShareArn"],"properties":{"description":{"$ref":"#/components/schemas/ReversePrivateEndpointDescription"},"type":{"type":"string","const":"VPC_RESOURCE","description":"Kind of endpoint."},"vpcEndpointServiceName":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceConfigurationId":{"$ref":"#/components/schemas/NonEmptyString","description":"ID of the VPC resource configuration."},"vpcResourceShareArn":{"$ref":"#/components/schemas/NonEmptyString","description":"ARN of the resource share that shares the VPC resource."},"kafkaClusterArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaAuthentication":{"$ref":"#/components/schemas/NotForThisType"}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1158,7 +1149,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.vpcResourceConfigurationId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vpcResourceConfigurationId"},message:"must have required property '"+"vpcResourceConfigurationId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "vpcResourceConfigurationId"},message:"must have required property '"+"vpcResourceConfigurationId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1168,7 +1159,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.vpcResourceShareArn === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "vpcResourceShareArn"},message:"must have required property '"+"vpcResourceShareArn"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "vpcResourceShareArn"},message:"must have required property '"+"vpcResourceShareArn"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1179,7 +1170,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "description") || (key0 === "type")) || (key0 === "vpcEndpointServiceName")) || (key0 === "vpcResourceConfigurationId")) || (key0 === "vpcResourceShareArn")) || (key0 === "kafkaClusterArn")) || (key0 === "kafkaAuthentication"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1190,10 +1181,15 @@ errors++;
 }
 }
 if(data.description !== undefined){
-let data0 = data.description;
-if(typeof data0 === "string"){
-if(func1(data0) > 255){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/components/schemas/ReversePrivateEndpointDescription/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(!(validate68(data.description, {instancePath:instancePath+"/description",parentData:data,parentDataProperty:"description",rootData}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1202,9 +1198,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/components/schemas/ReversePrivateEndpointDescription/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("VPC_RESOURCE" !== data1){
+const err5 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "VPC_RESOURCE"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1214,10 +1209,39 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data1 = data.type;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.vpcEndpointServiceName !== undefined){
+if(!(validate72(data.vpcEndpointServiceName, {instancePath:instancePath+"/vpcEndpointServiceName",parentData:data,parentDataProperty:"vpcEndpointServiceName",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.vpcResourceConfigurationId !== undefined){
+if(!(validate70(data.vpcResourceConfigurationId, {instancePath:instancePath+"/vpcResourceConfigurationId",parentData:data,parentDataProperty:"vpcResourceConfigurationId",rootData}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+if(data.vpcResourceShareArn !== undefined){
+if(!(validate70(data.vpcResourceShareArn, {instancePath:instancePath+"/vpcResourceShareArn",parentData:data,parentDataProperty:"vpcResourceShareArn",rootData}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+if(data.kafkaClusterArn !== undefined){
+if(!(validate72(data.kafkaClusterArn, {instancePath:instancePath+"/kafkaClusterArn",parentData:data,parentDataProperty:"kafkaClusterArn",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.kafkaAuthentication !== undefined){
+if(!(validate72(data.kafkaAuthentication, {instancePath:instancePath+"/kafkaAuthentication",parentData:data,parentDataProperty:"kafkaAuthentication",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1226,135 +1250,47 @@ vErrors.push(err6);
 }
 errors++;
 }
-if("VPC_RESOURCE" !== data1){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "VPC_RESOURCE"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.vpcEndpointServiceName !== undefined){
-if(data.vpcEndpointServiceName !== null){
-const err8 = {instancePath:instancePath+"/vpcEndpointServiceName",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.vpcResourceConfigurationId !== undefined){
-let data3 = data.vpcResourceConfigurationId;
-if(typeof data3 === "string"){
-if(func1(data3) < 1){
-const err9 = {instancePath:instancePath+"/vpcResourceConfigurationId",schemaPath:"#/components/schemas/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-else {
-const err10 = {instancePath:instancePath+"/vpcResourceConfigurationId",schemaPath:"#/components/schemas/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.vpcResourceShareArn !== undefined){
-let data4 = data.vpcResourceShareArn;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err11 = {instancePath:instancePath+"/vpcResourceShareArn",schemaPath:"#/components/schemas/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/vpcResourceShareArn",schemaPath:"#/components/schemas/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.kafkaClusterArn !== undefined){
-if(data.kafkaClusterArn !== null){
-const err13 = {instancePath:instancePath+"/kafkaClusterArn",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.kafkaAuthentication !== undefined){
-if(data.kafkaAuthentication !== null){
-const err14 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-validate31.errors = vErrors;
+validate77.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"type":"object","title":"KAFKA_MULTI_VPC","description":"Endpoint to a multi-VPC Kafka cluster; requires `kafkaClusterArn` and `kafkaAuthentication`.","additionalProperties":false,"required":["type","kafkaClusterArn","kafkaAuthentication"],"properties":{"description":{"$ref":"#/components/schemas/ReversePrivateEndpointDescription"},"type":{"type":"string","const":"KAFKA_MULTI_VPC","description":"Kind of endpoint."},"vpcEndpointServiceName":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceConfigurationId":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceShareArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaClusterArn":{"$ref":"#/components/schemas/NonEmptyString","description":"ARN of the Kafka cluster."},"kafkaAuthentication":{"$ref":"#/components/schemas/KafkaAuthentication"}}};
-const schema63 = {"type":"string","description":"How pipes authenticate to the Kafka cluster.","enum":["SASL_IAM","SASL_SCRAM"]};
+const schema34 = {"type":"object","title":"KAFKA_MULTI_VPC","description":"Endpoint to a multi-VPC Kafka cluster; requires `kafkaClusterArn` and `kafkaAuthentication`.","additionalProperties":false,"required":["type","kafkaClusterArn","kafkaAuthentication"],"properties":{"description":{"$ref":"#/components/schemas/ReversePrivateEndpointDescription"},"type":{"type":"string","const":"KAFKA_MULTI_VPC","description":"Kind of endpoint."},"vpcEndpointServiceName":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceConfigurationId":{"$ref":"#/components/schemas/NotForThisType"},"vpcResourceShareArn":{"$ref":"#/components/schemas/NotForThisType"},"kafkaClusterArn":{"$ref":"#/components/schemas/NonEmptyString","description":"ARN of the Kafka cluster."},"kafkaAuthentication":{"$ref":"#/components/schemas/KafkaAuthentication"}}};
+const schema35 = {"type":"string","description":"How pipes authenticate to the Kafka cluster.","enum":["SASL_IAM","SASL_SCRAM"]};
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+if(!((data === "SASL_IAM") || (data === "SASL_SCRAM"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema35.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate90.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1364,7 +1300,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kafkaClusterArn === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kafkaClusterArn"},message:"must have required property '"+"kafkaClusterArn"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "kafkaClusterArn"},message:"must have required property '"+"kafkaClusterArn"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1374,7 +1310,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.kafkaAuthentication === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kafkaAuthentication"},message:"must have required property '"+"kafkaAuthentication"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "kafkaAuthentication"},message:"must have required property '"+"kafkaAuthentication"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1385,7 +1321,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "description") || (key0 === "type")) || (key0 === "vpcEndpointServiceName")) || (key0 === "vpcResourceConfigurationId")) || (key0 === "vpcResourceShareArn")) || (key0 === "kafkaClusterArn")) || (key0 === "kafkaAuthentication"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1396,10 +1332,15 @@ errors++;
 }
 }
 if(data.description !== undefined){
-let data0 = data.description;
-if(typeof data0 === "string"){
-if(func1(data0) > 255){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/components/schemas/ReversePrivateEndpointDescription/maxLength",keyword:"maxLength",params:{limit: 255},message:"must NOT have more than 255 characters"};
+if(!(validate68(data.description, {instancePath:instancePath+"/description",parentData:data,parentDataProperty:"description",rootData}))){
+vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+errors = vErrors.length;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1408,9 +1349,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-else {
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/components/schemas/ReversePrivateEndpointDescription/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if("KAFKA_MULTI_VPC" !== data1){
+const err5 = {instancePath:instancePath+"/type",keyword:"const",params:{allowedValue: "KAFKA_MULTI_VPC"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1420,10 +1360,39 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data.type !== undefined){
-let data1 = data.type;
-if(typeof data1 !== "string"){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.vpcEndpointServiceName !== undefined){
+if(!(validate72(data.vpcEndpointServiceName, {instancePath:instancePath+"/vpcEndpointServiceName",parentData:data,parentDataProperty:"vpcEndpointServiceName",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.vpcResourceConfigurationId !== undefined){
+if(!(validate72(data.vpcResourceConfigurationId, {instancePath:instancePath+"/vpcResourceConfigurationId",parentData:data,parentDataProperty:"vpcResourceConfigurationId",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.vpcResourceShareArn !== undefined){
+if(!(validate72(data.vpcResourceShareArn, {instancePath:instancePath+"/vpcResourceShareArn",parentData:data,parentDataProperty:"vpcResourceShareArn",rootData}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+}
+if(data.kafkaClusterArn !== undefined){
+if(!(validate70(data.kafkaClusterArn, {instancePath:instancePath+"/kafkaClusterArn",parentData:data,parentDataProperty:"kafkaClusterArn",rootData}))){
+vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+errors = vErrors.length;
+}
+}
+if(data.kafkaAuthentication !== undefined){
+if(!(validate90(data.kafkaAuthentication, {instancePath:instancePath+"/kafkaAuthentication",parentData:data,parentDataProperty:"kafkaAuthentication",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err6 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1432,158 +1401,37 @@ vErrors.push(err6);
 }
 errors++;
 }
-if("KAFKA_MULTI_VPC" !== data1){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "KAFKA_MULTI_VPC"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.vpcEndpointServiceName !== undefined){
-if(data.vpcEndpointServiceName !== null){
-const err8 = {instancePath:instancePath+"/vpcEndpointServiceName",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data.vpcResourceConfigurationId !== undefined){
-if(data.vpcResourceConfigurationId !== null){
-const err9 = {instancePath:instancePath+"/vpcResourceConfigurationId",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.vpcResourceShareArn !== undefined){
-if(data.vpcResourceShareArn !== null){
-const err10 = {instancePath:instancePath+"/vpcResourceShareArn",schemaPath:"#/components/schemas/NotForThisType/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.kafkaClusterArn !== undefined){
-let data5 = data.kafkaClusterArn;
-if(typeof data5 === "string"){
-if(func1(data5) < 1){
-const err11 = {instancePath:instancePath+"/kafkaClusterArn",schemaPath:"#/components/schemas/NonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/kafkaClusterArn",schemaPath:"#/components/schemas/NonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.kafkaAuthentication !== undefined){
-let data6 = data.kafkaAuthentication;
-if(typeof data6 !== "string"){
-const err13 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/components/schemas/KafkaAuthentication/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(!((data6 === "SASL_IAM") || (data6 === "SASL_SCRAM"))){
-const err14 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/components/schemas/KafkaAuthentication/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-validate32.errors = vErrors;
+validate84.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 const tag0 = data.type;
 if(typeof tag0 == "string"){
 if(tag0 === "VPC_ENDPOINT_SERVICE"){
-if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
-var props0 = true;
 }
 else if(tag0 === "VPC_RESOURCE"){
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate77(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
 }
 }
 else if(tag0 === "KAFKA_MULTI_VPC"){
-if(!(validate32(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
 errors = vErrors.length;
-}
-if(props0 !== true){
-props0 = true;
 }
 }
 else {
-const err0 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
+const err0 = {instancePath,keyword:"discriminator",params:{error: "mapping", tag: "type", tagValue: tag0},message:"value of tag \"type\" must be in oneOf"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1594,7 +1442,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/discriminator",keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
+const err1 = {instancePath,keyword:"discriminator",params:{error: "tag", tag: "type", tagValue: tag0},message:"tag \"type\" must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1605,7 +1453,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err2 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1614,56 +1462,119 @@ vErrors.push(err2);
 }
 errors++;
 }
-validate29.errors = vErrors;
-evaluated0.props = props0;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
+const createReversePrivateEndpoint_response = validate95;
+const schema36 = {"type":"object","description":"Envelope of a reverse private endpoint.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"$ref":"#/components/schemas/ReversePrivateEndpoint"}}};
+const schema37 = {"type":"object","description":"A reverse private endpoint of a service. `id`, `serviceId`, `type` and\n`status` are guaranteed; other fields may be omitted. Clients must ignore\nfields they do not know, and accept `type`, `kafkaAuthentication` and\n`status` values beyond the known ones.\n","required":["id","serviceId","type","status"],"properties":{"id":{"type":"string","format":"uuid","description":"Unique ID of the reverse private endpoint."},"serviceId":{"type":"string","format":"uuid","description":"ID of the service that owns the endpoint."},"description":{"type":"string","description":"Free text describing the endpoint."},"type":{"description":"Kind of endpoint (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/ReversePrivateEndpointType"},{"type":"string"}]},"vpcEndpointServiceName":{"type":["string","null"],"description":"Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`)."},"vpcResourceConfigurationId":{"type":["string","null"],"description":"ID of the VPC resource configuration (type `VPC_RESOURCE`)."},"vpcResourceShareArn":{"type":["string","null"],"description":"ARN of the resource share (type `VPC_RESOURCE`)."},"kafkaClusterArn":{"type":["string","null"],"description":"ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`)."},"kafkaAuthentication":{"description":"How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/KafkaAuthentication"},{"type":["string","null"]}]},"endpointId":{"type":"string","description":"ID of the endpoint in the cloud provider's network."},"dnsNames":{"type":"array","description":"DNS names that resolve to the endpoint.","items":{"type":"string"}},"privateDnsNames":{"type":"array","description":"Private DNS names that resolve to the endpoint.","items":{"type":"string"}},"status":{"$ref":"#/components/schemas/ReversePrivateEndpointStatus"}}};
+const schema38 = {"type":"string","description":"Kind of reverse private endpoint; it decides which other fields are required:\n`VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs\n`vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`\nneeds `kafkaClusterArn` and `kafkaAuthentication`.\n","enum":["VPC_ENDPOINT_SERVICE","VPC_RESOURCE","KAFKA_MULTI_VPC"]};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
-errors = vErrors.length;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
 else {
-var props0 = validate29.evaluated.props;
+vErrors.push(err0);
 }
-validate28.errors = vErrors;
-evaluated0.props = props0;
+errors++;
+}
+if(!(((data === "VPC_ENDPOINT_SERVICE") || (data === "VPC_RESOURCE")) || (data === "KAFKA_MULTI_VPC"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema38.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const createReversePrivateEndpoint_response = validate37;
-const schema64 = {"$ref":"management.json#/components/schemas/ReversePrivateEndpointResponse"};
-const schema65 = {"type":"object","description":"Envelope of a reverse private endpoint.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"$ref":"#/components/schemas/ReversePrivateEndpoint"}}};
-const schema68 = {"type":"object","description":"A reverse private endpoint of a service. `id`, `serviceId`, `type` and\n`status` are guaranteed; other fields may be omitted. Clients must ignore\nfields they do not know, and accept `type`, `kafkaAuthentication` and\n`status` values beyond the known ones.\n","required":["id","serviceId","type","status"],"properties":{"id":{"type":"string","format":"uuid","description":"Unique ID of the reverse private endpoint."},"serviceId":{"type":"string","format":"uuid","description":"ID of the service that owns the endpoint."},"description":{"type":"string","description":"Free text describing the endpoint."},"type":{"description":"Kind of endpoint (known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/ReversePrivateEndpointType"},{"type":"string"}]},"vpcEndpointServiceName":{"type":["string","null"],"description":"Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`)."},"vpcResourceConfigurationId":{"type":["string","null"],"description":"ID of the VPC resource configuration (type `VPC_RESOURCE`)."},"vpcResourceShareArn":{"type":["string","null"],"description":"ARN of the resource share (type `VPC_RESOURCE`)."},"kafkaClusterArn":{"type":["string","null"],"description":"ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`)."},"kafkaAuthentication":{"description":"How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).","anyOf":[{"$ref":"#/components/schemas/KafkaAuthentication"},{"type":["string","null"]}]},"endpointId":{"type":"string","description":"ID of the endpoint in the cloud provider's network."},"dnsNames":{"type":"array","description":"DNS names that resolve to the endpoint.","items":{"type":"string"}},"privateDnsNames":{"type":"array","description":"Private DNS names that resolve to the endpoint.","items":{"type":"string"}},"status":{"$ref":"#/components/schemas/ReversePrivateEndpointStatus"}}};
-const schema69 = {"type":"string","description":"Kind of reverse private endpoint; it decides which other fields are required:\n`VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs\n`vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`\nneeds `kafkaClusterArn` and `kafkaAuthentication`.\n","enum":["VPC_ENDPOINT_SERVICE","VPC_RESOURCE","KAFKA_MULTI_VPC"]};
-const schema71 = {"description":"Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,\n`Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`.\nNew values may appear; treat an unknown value as not ready.\n","anyOf":[{"type":"string","enum":["Unknown","Provisioning","Deleting","Ready","Failed","PendingAcceptance","Rejected","Expired"]},{"type":"string"}]};
+const schema39 = {"description":"Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,\n`Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`.\nNew values may appear; treat an unknown value as not ready.\n","anyOf":[{"type":"string","enum":["Unknown","Provisioning","Deleting","Ready","Failed","PendingAcceptance","Rejected","Expired"]},{"type":"string"}]};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+if(!((((((((data === "Unknown") || (data === "Provisioning")) || (data === "Deleting")) || (data === "Ready")) || (data === "Failed")) || (data === "PendingAcceptance")) || (data === "Rejected")) || (data === "Expired"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema39.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err3 = {instancePath,keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate102.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1673,7 +1584,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.serviceId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1683,7 +1594,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.type === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1693,7 +1604,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.status === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err3 = {instancePath,keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1706,7 +1617,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err4 = {instancePath:instancePath+"/id",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1717,7 +1628,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1731,7 +1642,7 @@ if(data.serviceId !== undefined){
 let data1 = data.serviceId;
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-const err6 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err6 = {instancePath:instancePath+"/serviceId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1742,7 +1653,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/serviceId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1754,7 +1665,7 @@ errors++;
 }
 if(data.description !== undefined){
 if(typeof data.description !== "string"){
-const err8 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/description",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1769,8 +1680,16 @@ let data3 = data.type;
 const _errs8 = errors;
 let valid1 = false;
 const _errs9 = errors;
+if(!(validate99(data3, {instancePath:instancePath+"/type",parentData:data,parentDataProperty:"type",rootData}))){
+vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs10 = errors;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/ReversePrivateEndpointType/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1779,38 +1698,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(((data3 === "VPC_ENDPOINT_SERVICE") || (data3 === "VPC_RESOURCE")) || (data3 === "KAFKA_MULTI_VPC"))){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/ReversePrivateEndpointType/enum",keyword:"enum",params:{allowedValues: schema69.enum},message:"must be equal to one of the allowed values"};
+var _valid0 = _errs10 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err10 = {instancePath:instancePath+"/type",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-valid1 = valid1 || _valid0;
-const _errs12 = errors;
-if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid0 = _errs12 === errors;
-valid1 = valid1 || _valid0;
-if(!valid1){
-const err12 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
 }
 errors++;
 }
@@ -1829,7 +1726,33 @@ vErrors = null;
 if(data.vpcEndpointServiceName !== undefined){
 let data4 = data.vpcEndpointServiceName;
 if((typeof data4 !== "string") && (data4 !== null)){
-const err13 = {instancePath:instancePath+"/vpcEndpointServiceName",schemaPath:"#/properties/vpcEndpointServiceName/type",keyword:"type",params:{type: schema68.properties.vpcEndpointServiceName.type},message:"must be string,null"};
+const err11 = {instancePath:instancePath+"/vpcEndpointServiceName",keyword:"type",params:{type: schema37.properties.vpcEndpointServiceName.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.vpcResourceConfigurationId !== undefined){
+let data5 = data.vpcResourceConfigurationId;
+if((typeof data5 !== "string") && (data5 !== null)){
+const err12 = {instancePath:instancePath+"/vpcResourceConfigurationId",keyword:"type",params:{type: schema37.properties.vpcResourceConfigurationId.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.vpcResourceShareArn !== undefined){
+let data6 = data.vpcResourceShareArn;
+if((typeof data6 !== "string") && (data6 !== null)){
+const err13 = {instancePath:instancePath+"/vpcResourceShareArn",keyword:"type",params:{type: schema37.properties.vpcResourceShareArn.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1839,10 +1762,10 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.vpcResourceConfigurationId !== undefined){
-let data5 = data.vpcResourceConfigurationId;
-if((typeof data5 !== "string") && (data5 !== null)){
-const err14 = {instancePath:instancePath+"/vpcResourceConfigurationId",schemaPath:"#/properties/vpcResourceConfigurationId/type",keyword:"type",params:{type: schema68.properties.vpcResourceConfigurationId.type},message:"must be string,null"};
+if(data.kafkaClusterArn !== undefined){
+let data7 = data.kafkaClusterArn;
+if((typeof data7 !== "string") && (data7 !== null)){
+const err14 = {instancePath:instancePath+"/kafkaClusterArn",keyword:"type",params:{type: schema37.properties.kafkaClusterArn.type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1852,10 +1775,21 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.vpcResourceShareArn !== undefined){
-let data6 = data.vpcResourceShareArn;
-if((typeof data6 !== "string") && (data6 !== null)){
-const err15 = {instancePath:instancePath+"/vpcResourceShareArn",schemaPath:"#/properties/vpcResourceShareArn/type",keyword:"type",params:{type: schema68.properties.vpcResourceShareArn.type},message:"must be string,null"};
+if(data.kafkaAuthentication !== undefined){
+let data8 = data.kafkaAuthentication;
+const _errs21 = errors;
+let valid2 = false;
+const _errs22 = errors;
+if(!(validate90(data8, {instancePath:instancePath+"/kafkaAuthentication",parentData:data,parentDataProperty:"kafkaAuthentication",rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs22 === errors;
+valid2 = valid2 || _valid1;
+if(!valid2){
+const _errs23 = errors;
+if((typeof data8 !== "string") && (data8 !== null)){
+const err15 = {instancePath:instancePath+"/kafkaAuthentication",keyword:"type",params:{type: schema37.properties.kafkaAuthentication.anyOf[1].type},message:"must be string,null"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1864,11 +1798,11 @@ vErrors.push(err15);
 }
 errors++;
 }
+var _valid1 = _errs23 === errors;
+valid2 = valid2 || _valid1;
 }
-if(data.kafkaClusterArn !== undefined){
-let data7 = data.kafkaClusterArn;
-if((typeof data7 !== "string") && (data7 !== null)){
-const err16 = {instancePath:instancePath+"/kafkaClusterArn",schemaPath:"#/properties/kafkaClusterArn/type",keyword:"type",params:{type: schema68.properties.kafkaClusterArn.type},message:"must be string,null"};
+if(!valid2){
+const err16 = {instancePath:instancePath+"/kafkaAuthentication",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1877,62 +1811,11 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.kafkaAuthentication !== undefined){
-let data8 = data.kafkaAuthentication;
-const _errs23 = errors;
-let valid3 = false;
-const _errs24 = errors;
-if(typeof data8 !== "string"){
-const err17 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/components/schemas/KafkaAuthentication/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
 else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(!((data8 === "SASL_IAM") || (data8 === "SASL_SCRAM"))){
-const err18 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/components/schemas/KafkaAuthentication/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-var _valid1 = _errs24 === errors;
-valid3 = valid3 || _valid1;
-const _errs27 = errors;
-if((typeof data8 !== "string") && (data8 !== null)){
-const err19 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/properties/kafkaAuthentication/anyOf/1/type",keyword:"type",params:{type: schema68.properties.kafkaAuthentication.anyOf[1].type},message:"must be string,null"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var _valid1 = _errs27 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const err20 = {instancePath:instancePath+"/kafkaAuthentication",schemaPath:"#/properties/kafkaAuthentication/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-else {
-errors = _errs23;
+errors = _errs21;
 if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
+if(_errs21){
+vErrors.length = _errs21;
 }
 else {
 vErrors = null;
@@ -1942,12 +1825,12 @@ vErrors = null;
 }
 if(data.endpointId !== undefined){
 if(typeof data.endpointId !== "string"){
-const err21 = {instancePath:instancePath+"/endpointId",schemaPath:"#/properties/endpointId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/endpointId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err17];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -1958,24 +1841,24 @@ if(Array.isArray(data10)){
 const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 if(typeof data10[i0] !== "string"){
-const err22 = {instancePath:instancePath+"/dnsNames/" + i0,schemaPath:"#/properties/dnsNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err18 = {instancePath:instancePath+"/dnsNames/" + i0,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err18];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err18);
 }
 errors++;
 }
 }
 }
 else {
-const err23 = {instancePath:instancePath+"/dnsNames",schemaPath:"#/properties/dnsNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err19 = {instancePath:instancePath+"/dnsNames",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err23];
+vErrors = [err19];
 }
 else {
-vErrors.push(err23);
+vErrors.push(err19);
 }
 errors++;
 }
@@ -1986,120 +1869,56 @@ if(Array.isArray(data12)){
 const len1 = data12.length;
 for(let i1=0; i1<len1; i1++){
 if(typeof data12[i1] !== "string"){
-const err24 = {instancePath:instancePath+"/privateDnsNames/" + i1,schemaPath:"#/properties/privateDnsNames/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/privateDnsNames/" + i1,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err24];
+vErrors = [err20];
 }
 else {
-vErrors.push(err24);
+vErrors.push(err20);
 }
 errors++;
 }
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/privateDnsNames",schemaPath:"#/properties/privateDnsNames/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err21 = {instancePath:instancePath+"/privateDnsNames",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err21];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err21);
 }
 errors++;
 }
 }
 if(data.status !== undefined){
-let data14 = data.status;
-const _errs41 = errors;
-let valid10 = false;
-const _errs42 = errors;
-if(typeof data14 !== "string"){
-const err26 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReversePrivateEndpointStatus/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err26];
+if(!(validate102(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-vErrors.push(err26);
+const err22 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
-if(!((((((((data14 === "Unknown") || (data14 === "Provisioning")) || (data14 === "Deleting")) || (data14 === "Ready")) || (data14 === "Failed")) || (data14 === "PendingAcceptance")) || (data14 === "Rejected")) || (data14 === "Expired"))){
-const err27 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReversePrivateEndpointStatus/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema71.anyOf[0].enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-var _valid2 = _errs42 === errors;
-valid10 = valid10 || _valid2;
-const _errs44 = errors;
-if(typeof data14 !== "string"){
-const err28 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReversePrivateEndpointStatus/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-var _valid2 = _errs44 === errors;
-valid10 = valid10 || _valid2;
-if(!valid10){
-const err29 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/ReversePrivateEndpointStatus/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-else {
-errors = _errs41;
-if(vErrors !== null){
-if(_errs41){
-vErrors.length = _errs41;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-validate39.errors = vErrors;
+validate98.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"id":true,"serviceId":true,"description":true,"type":true,"vpcEndpointServiceName":true,"vpcResourceConfigurationId":true,"vpcResourceShareArn":true,"kafkaClusterArn":true,"kafkaAuthentication":true,"endpointId":true,"dnsNames":true,"privateDnsNames":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2109,7 +1928,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.requestId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2119,7 +1938,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2129,9 +1948,26 @@ vErrors.push(err2);
 errors++;
 }
 if(data.status !== undefined){
-let data0 = data.status;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/EnvelopeStatus/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(validate55(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.requestId !== undefined){
+if(!(validate57(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.result !== undefined){
+if(!(validate98(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2140,90 +1976,19 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-let data1 = data.requestId;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(!(validate39(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate38.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
+const getPipe_params = validate105;
+const schema40 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"},"pipeId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId","pipeId"],"additionalProperties":false};
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
-}
-validate37.errors = vErrors;
-return errors === 0;
-}
-validate37.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
-
-const getPipe_params = validate42;
-const schema72 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"},"pipeId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId","pipeId"],"additionalProperties":false};
-
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.organizationId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2233,7 +1998,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.serviceId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2243,7 +2008,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.pipeId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pipeId"},message:"must have required property '"+"pipeId"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "pipeId"},message:"must have required property '"+"pipeId"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2254,7 +2019,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "organizationId") || (key0 === "serviceId")) || (key0 === "pipeId"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2268,7 +2033,7 @@ if(data.organizationId !== undefined){
 let data0 = data.organizationId;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err4 = {instancePath:instancePath+"/organizationId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2279,7 +2044,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/organizationId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2293,7 +2058,7 @@ if(data.serviceId !== undefined){
 let data1 = data.serviceId;
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-const err6 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err6 = {instancePath:instancePath+"/serviceId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2304,7 +2069,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/serviceId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2318,7 +2083,7 @@ if(data.pipeId !== undefined){
 let data2 = data.pipeId;
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-const err8 = {instancePath:instancePath+"/pipeId",schemaPath:"#/properties/pipeId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err8 = {instancePath:instancePath+"/pipeId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2329,7 +2094,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/pipeId",schemaPath:"#/properties/pipeId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/pipeId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2341,7 +2106,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2350,40 +2115,93 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate105.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const getPipe_response = validate43;
-const schema73 = {"$ref":"management.json#/components/schemas/PipeResponse"};
-const schema74 = {"type":"object","description":"Envelope of a pipe.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"$ref":"#/components/schemas/Pipe"}}};
-const schema77 = {"type":"object","description":"A pipe: a continuous ingestion job that moves data from a source into a\ndestination table. `id`, `serviceId`, `name` and `state` are guaranteed;\nother fields may be omitted. Clients must ignore fields they do not know.\n","required":["id","serviceId","name","state"],"properties":{"id":{"type":"string","format":"uuid","description":"Unique ID of the pipe."},"serviceId":{"type":"string","format":"uuid","description":"ID of the service that owns the pipe."},"name":{"type":"string","description":"Name of the pipe."},"state":{"$ref":"#/components/schemas/PipeState"},"scaling":{"$ref":"#/components/schemas/PipeScaling"},"source":{"$ref":"#/components/schemas/PipeSource"},"destination":{"$ref":"#/components/schemas/PipeDestination"},"fieldMappings":{"type":"array","description":"How source fields map to destination columns.","items":{"$ref":"#/components/schemas/FieldMapping"}},"settings":{"$ref":"#/components/schemas/PipeSettings"},"createdAt":{"type":"string","format":"date-time","description":"When the pipe was created (ISO 8601 date-time)."},"updatedAt":{"type":"string","format":"date-time","description":"When the pipe was last changed (ISO 8601 date-time)."}}};
-const schema78 = {"description":"Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,\n`Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`,\n`InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`,\n`Resync`. New values may appear (`Degraded` was added in 2026); treat an\nunknown value as \"not running normally\". Transitions are not part of the contract.\n","anyOf":[{"type":"string","enum":["Unknown","Provisioning","Running","Degraded","Stopping","Stopped","Failed","Completed","InternalError","Setup","Snapshot","Paused","Pausing","Modifying","Resync"]},{"type":"string"}]};
-const schema79 = {"type":"object","description":"Compute resources of the pipe.","properties":{"replicas":{"type":"number","description":"Number of replicas running the pipe."},"concurrency":{"type":"number","description":"Number of concurrent workers per replica."},"replicaCpuMillicores":{"type":"number","description":"CPU of one replica, in millicores."},"replicaMemoryGb":{"type":"number","description":"Memory of one replica, in GB; may be fractional (for example `0.5`)."}}};
-const schema91 = {"type":"object","description":"Maps one source field to one destination column.","properties":{"sourceField":{"type":"string","description":"Name of the field in the source data."},"destinationField":{"type":"string","description":"Name of the column in the destination table."}}};
-const schema92 = {"type":"object","description":"Settings of a pipe. Every field is always present; `null` means the service\ndefault is in force. Bounds are inclusive. Clients must ignore fields they do not know.\n","required":["streaming_max_insert_wait_ms","object_storage_concurrency","object_storage_polling_interval_ms","object_storage_max_insert_bytes","object_storage_max_file_count","engine_max_threads","engine_max_insert_threads","engine_min_insert_block_size_bytes","engine_max_download_threads","engine_parallel_distributed_insert_select","object_storage_use_cluster_function","engine_parallel_view_processing"],"properties":{"streaming_max_insert_wait_ms":{"type":["integer","null"],"format":"int64","minimum":500,"maximum":60000,"description":"Maximum wait, in milliseconds, before inserting streamed data. From 500 to 60000; null means the service default."},"object_storage_concurrency":{"type":["integer","null"],"format":"int64","minimum":1,"maximum":35,"description":"Number of concurrent file-processing threads. From 1 to 35; null means the service default."},"object_storage_polling_interval_ms":{"type":["integer","null"],"format":"int64","minimum":100,"maximum":3600000,"description":"Refresh interval, in milliseconds, for checking continuous ingest for new object data. From 100 to 3600000; null means the service default."},"object_storage_max_insert_bytes":{"type":["integer","null"],"format":"int64","minimum":10485760,"maximum":53687091200,"description":"Bytes processed in a single insert batch. From 10485760 to 53687091200; null means the service default."},"object_storage_max_file_count":{"type":["integer","null"],"format":"int64","minimum":1,"maximum":10000,"description":"Maximum number of files in a single insert batch. From 1 to 10000; null means the service default."},"engine_max_threads":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":64,"description":"Maximum concurrent threads for file processing. From 0 to 64; null means the service default."},"engine_max_insert_threads":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":16,"description":"Maximum concurrent insert threads. From 0 to 16; null means the service default."},"engine_min_insert_block_size_bytes":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":10737418240,"description":"Minimum insert block size, in bytes. From 0 to 10737418240; null means the service default."},"engine_max_download_threads":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":32,"description":"Maximum concurrent download threads. From 0 to 32; null means the service default."},"engine_parallel_distributed_insert_select":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":2,"description":"Parallel distributed insert-select mode. From 0 to 2; null means the service default."},"object_storage_use_cluster_function":{"type":["boolean","null"],"description":"Whether the cluster function is used for distributed processing. Null means the service default."},"engine_parallel_view_processing":{"type":["boolean","null"],"description":"Whether pushing to attached views is concurrent instead of sequential. Null means the service default."}}};
-const formats30 = formats.int64;
-const schema80 = {"type":"object","description":"Where the pipe reads from: one sub-object per source kind. A pipe normally\ncarries exactly one of them, but none is guaranteed: clients must accept\nany subset, including none or several.\n","properties":{"logStream":{"$ref":"#/components/schemas/LogStreamSource"},"objectStorage":{"$ref":"#/components/schemas/ObjectStorageSource"},"shardStream":{"$ref":"#/components/schemas/ShardStreamSource"},"relationalDb":{"$ref":"#/components/schemas/RelationalDbSource"}}};
-const schema81 = {"type":"object","description":"A log-stream source (a Kafka-compatible broker).","properties":{"brokers":{"type":"string","description":"Bootstrap brokers, as `host:port` entries separated by commas."},"topics":{"type":"string","description":"Topics to consume, separated by commas."},"consumerGroup":{"type":"string","description":"Consumer group the pipe consumes as."},"iamRole":{"type":"string","description":"Identity role used to authenticate to the brokers."},"offset":{"type":"object","description":"Where consumption starts.","properties":{"timestamp":{"type":"string","description":"Start consuming from the messages at or after this time."}}},"schemaRegistry":{"type":"object","description":"Schema registry that describes the messages.","properties":{"url":{"type":"string","description":"URL of the schema registry."},"caCertificate":{"type":"string","description":"PEM certificate of the authority that signed the registry's certificate."}}},"caCertificate":{"type":"string","description":"PEM certificate of the authority that signed the brokers' certificates."},"reversePrivateEndpointIds":{"type":"array","description":"IDs of the reverse private endpoints through which the brokers are reached.","items":{"type":"string"}}}};
-const schema84 = {"type":"object","description":"A sharded-stream source (a Kinesis-style stream).","properties":{"streamName":{"type":"string","description":"Name of the stream."},"region":{"type":"string","description":"Cloud region of the stream."},"useEnhancedFanOut":{"type":"boolean","description":"Whether the pipe reads through enhanced fan-out."},"timestamp":{"type":"number","description":"Start reading at this time, in Unix epoch seconds."},"iamRole":{"type":"string","description":"Identity role used to read the stream."}}};
-const schema82 = {"type":"object","description":"An object-storage source (files in a bucket or a container).","properties":{"url":{"type":"string","description":"URL or pattern of the objects to ingest."},"delimiter":{"type":"string","description":"Field delimiter of delimited text files."},"compression":{"$ref":"#/components/schemas/Compression"},"isContinuous":{"type":"boolean","description":"Whether the pipe keeps ingesting new objects as they appear."},"queueUrl":{"type":"string","description":"URL of the queue that announces new objects (continuous ingestion)."},"iamRole":{"type":"string","description":"Identity role used to read the objects."},"connectionString":{"type":"string","description":"Connection string of the storage account (Azure)."},"path":{"type":"string","description":"Path of the objects inside the container."},"azureContainerName":{"type":"string","description":"Name of the Azure blob container."}}};
-const schema83 = {"description":"Compression of the source objects. Known values: `none`, `gzip`, `gz`,\n`brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`. New values may appear.\n","anyOf":[{"type":"string","enum":["none","gzip","gz","brotli","br","xz","LZMA","zstd","auto"]},{"type":"string"}]};
+const getPipe_response = validate106;
+const schema41 = {"type":"object","description":"Envelope of a pipe.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"$ref":"#/components/schemas/Pipe"}}};
+const schema42 = {"type":"object","description":"A pipe: a continuous ingestion job that moves data from a source into a\ndestination table. `id`, `serviceId`, `name` and `state` are guaranteed;\nother fields may be omitted. Clients must ignore fields they do not know.\n","required":["id","serviceId","name","state"],"properties":{"id":{"type":"string","format":"uuid","description":"Unique ID of the pipe."},"serviceId":{"type":"string","format":"uuid","description":"ID of the service that owns the pipe."},"name":{"type":"string","description":"Name of the pipe."},"state":{"$ref":"#/components/schemas/PipeState"},"scaling":{"$ref":"#/components/schemas/PipeScaling"},"source":{"$ref":"#/components/schemas/PipeSource"},"destination":{"$ref":"#/components/schemas/PipeDestination"},"fieldMappings":{"type":"array","description":"How source fields map to destination columns.","items":{"$ref":"#/components/schemas/FieldMapping"}},"settings":{"$ref":"#/components/schemas/PipeSettings"},"createdAt":{"type":"string","format":"date-time","description":"When the pipe was created (ISO 8601 date-time)."},"updatedAt":{"type":"string","format":"date-time","description":"When the pipe was last changed (ISO 8601 date-time)."}}};
+const schema43 = {"description":"Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,\n`Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`,\n`InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`,\n`Resync`. New values may appear (`Degraded` was added in 2026); treat an\nunknown value as \"not running normally\". Transitions are not part of the contract.\n","anyOf":[{"type":"string","enum":["Unknown","Provisioning","Running","Degraded","Stopping","Stopped","Failed","Completed","InternalError","Setup","Snapshot","Paused","Pausing","Modifying","Resync"]},{"type":"string"}]};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+if(!(((((((((((((((data === "Unknown") || (data === "Provisioning")) || (data === "Running")) || (data === "Degraded")) || (data === "Stopping")) || (data === "Stopped")) || (data === "Failed")) || (data === "Completed")) || (data === "InternalError")) || (data === "Setup")) || (data === "Snapshot")) || (data === "Paused")) || (data === "Pausing")) || (data === "Modifying")) || (data === "Resync"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema43.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err3 = {instancePath,keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate110.errors = vErrors;
+return errors === 0;
+}
+
+const schema44 = {"type":"object","description":"Compute resources of the pipe.","properties":{"replicas":{"type":"number","description":"Number of replicas running the pipe."},"concurrency":{"type":"number","description":"Number of concurrent workers per replica."},"replicaCpuMillicores":{"type":"number","description":"CPU of one replica, in millicores."},"replicaMemoryGb":{"type":"number","description":"Memory of one replica, in GB; may be fractional (for example `0.5`)."}}};
+
+function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.url !== undefined){
-if(typeof data.url !== "string"){
-const err0 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.replicas !== undefined){
+let data0 = data.replicas;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/replicas",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2393,9 +2211,10 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data.delimiter !== undefined){
-if(typeof data.delimiter !== "string"){
-const err1 = {instancePath:instancePath+"/delimiter",schemaPath:"#/properties/delimiter/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.concurrency !== undefined){
+let data1 = data.concurrency;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err1 = {instancePath:instancePath+"/concurrency",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2405,13 +2224,10 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.compression !== undefined){
-let data2 = data.compression;
-const _errs7 = errors;
-let valid2 = false;
-const _errs8 = errors;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/compression",schemaPath:"#/components/schemas/Compression/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.replicaCpuMillicores !== undefined){
+let data2 = data.replicaCpuMillicores;
+if(!((typeof data2 == "number") && (isFinite(data2)))){
+const err2 = {instancePath:instancePath+"/replicaCpuMillicores",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2420,8 +2236,11 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(!(((((((((data2 === "none") || (data2 === "gzip")) || (data2 === "gz")) || (data2 === "brotli")) || (data2 === "br")) || (data2 === "xz")) || (data2 === "LZMA")) || (data2 === "zstd")) || (data2 === "auto"))){
-const err3 = {instancePath:instancePath+"/compression",schemaPath:"#/components/schemas/Compression/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema83.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+}
+if(data.replicaMemoryGb !== undefined){
+let data3 = data.replicaMemoryGb;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err3 = {instancePath:instancePath+"/replicaMemoryGb",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2430,11 +2249,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-var _valid0 = _errs8 === errors;
-valid2 = valid2 || _valid0;
-const _errs10 = errors;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/compression",schemaPath:"#/components/schemas/Compression/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err4 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2443,10 +2261,83 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid0 = _errs10 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const err5 = {instancePath:instancePath+"/compression",schemaPath:"#/components/schemas/Compression/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+validate112.errors = vErrors;
+return errors === 0;
+}
+
+const schema45 = {"type":"object","description":"Where the pipe reads from: one sub-object per source kind. A pipe normally\ncarries exactly one of them, but none is guaranteed: clients must accept\nany subset, including none or several.\n","properties":{"logStream":{"$ref":"#/components/schemas/LogStreamSource"},"objectStorage":{"$ref":"#/components/schemas/ObjectStorageSource"},"shardStream":{"$ref":"#/components/schemas/ShardStreamSource"},"relationalDb":{"$ref":"#/components/schemas/RelationalDbSource"}}};
+const schema46 = {"type":"object","description":"A log-stream source (a Kafka-compatible broker).","properties":{"brokers":{"type":"string","description":"Bootstrap brokers, as `host:port` entries separated by commas."},"topics":{"type":"string","description":"Topics to consume, separated by commas."},"consumerGroup":{"type":"string","description":"Consumer group the pipe consumes as."},"iamRole":{"type":"string","description":"Identity role used to authenticate to the brokers."},"offset":{"type":"object","description":"Where consumption starts.","properties":{"timestamp":{"type":"string","description":"Start consuming from the messages at or after this time."}}},"schemaRegistry":{"type":"object","description":"Schema registry that describes the messages.","properties":{"url":{"type":"string","description":"URL of the schema registry."},"caCertificate":{"type":"string","description":"PEM certificate of the authority that signed the registry's certificate."}}},"caCertificate":{"type":"string","description":"PEM certificate of the authority that signed the brokers' certificates."},"reversePrivateEndpointIds":{"type":"array","description":"IDs of the reverse private endpoints through which the brokers are reached.","items":{"type":"string"}}}};
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.brokers !== undefined){
+if(typeof data.brokers !== "string"){
+const err0 = {instancePath:instancePath+"/brokers",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.topics !== undefined){
+if(typeof data.topics !== "string"){
+const err1 = {instancePath:instancePath+"/topics",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.consumerGroup !== undefined){
+if(typeof data.consumerGroup !== "string"){
+const err2 = {instancePath:instancePath+"/consumerGroup",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.iamRole !== undefined){
+if(typeof data.iamRole !== "string"){
+const err3 = {instancePath:instancePath+"/iamRole",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.offset !== undefined){
+let data4 = data.offset;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.timestamp !== undefined){
+if(typeof data4.timestamp !== "string"){
+const err4 = {instancePath:instancePath+"/offset/timestamp",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/offset",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2455,21 +2346,13 @@ vErrors.push(err5);
 }
 errors++;
 }
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.isContinuous !== undefined){
-if(typeof data.isContinuous !== "boolean"){
-const err6 = {instancePath:instancePath+"/isContinuous",schemaPath:"#/properties/isContinuous/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data.schemaRegistry !== undefined){
+let data6 = data.schemaRegistry;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.url !== undefined){
+if(typeof data6.url !== "string"){
+const err6 = {instancePath:instancePath+"/schemaRegistry/url",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2479,9 +2362,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.queueUrl !== undefined){
-if(typeof data.queueUrl !== "string"){
-const err7 = {instancePath:instancePath+"/queueUrl",schemaPath:"#/properties/queueUrl/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data6.caCertificate !== undefined){
+if(typeof data6.caCertificate !== "string"){
+const err7 = {instancePath:instancePath+"/schemaRegistry/caCertificate",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2491,9 +2374,9 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data.iamRole !== undefined){
-if(typeof data.iamRole !== "string"){
-const err8 = {instancePath:instancePath+"/iamRole",schemaPath:"#/properties/iamRole/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err8 = {instancePath:instancePath+"/schemaRegistry",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2503,9 +2386,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data.connectionString !== undefined){
-if(typeof data.connectionString !== "string"){
-const err9 = {instancePath:instancePath+"/connectionString",schemaPath:"#/properties/connectionString/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.caCertificate !== undefined){
+if(typeof data.caCertificate !== "string"){
+const err9 = {instancePath:instancePath+"/caCertificate",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2515,9 +2398,13 @@ vErrors.push(err9);
 errors++;
 }
 }
-if(data.path !== undefined){
-if(typeof data.path !== "string"){
-const err10 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.reversePrivateEndpointIds !== undefined){
+let data10 = data.reversePrivateEndpointIds;
+if(Array.isArray(data10)){
+const len0 = data10.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data10[i0] !== "string"){
+const err10 = {instancePath:instancePath+"/reversePrivateEndpointIds/" + i0,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2527,9 +2414,9 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.azureContainerName !== undefined){
-if(typeof data.azureContainerName !== "string"){
-const err11 = {instancePath:instancePath+"/azureContainerName",schemaPath:"#/properties/azureContainerName/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err11 = {instancePath:instancePath+"/reversePrivateEndpointIds",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2541,7 +2428,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err12 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2550,29 +2437,553 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate47.errors = vErrors;
+validate115.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"url":true,"delimiter":true,"compression":true,"isContinuous":true,"queueUrl":true,"iamRole":true,"connectionString":true,"path":true,"azureContainerName":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema85 = {"type":"object","description":"A relational-database source (change data capture).","properties":{"host":{"type":"string","description":"Host name of the database server."},"port":{"type":"number","description":"TCP port of the database server."},"database":{"type":"string","description":"Name of the database to replicate."},"settings":{"$ref":"#/components/schemas/RelationalDbSettings"},"tableMappings":{"type":"array","description":"Which source tables are replicated into which destination tables.","items":{"$ref":"#/components/schemas/RelationalDbTableMapping"}}}};
-const schema86 = {"type":"object","description":"Replication settings of a relational-database source.","properties":{"syncIntervalSeconds":{"type":"number","description":"Seconds between two synchronisations."},"pullBatchSize":{"type":"number","description":"Rows pulled in one batch."},"publicationName":{"type":"string","description":"Name of the publication to replicate from."},"replicationSlotName":{"type":"string","description":"Name of the replication slot to use."},"allowNullableColumns":{"type":"boolean","description":"Whether destination columns may be nullable."},"initialLoadParallelism":{"type":"number","description":"Tables loaded in parallel during the initial load."},"snapshotNumRowsPerPartition":{"type":"number","description":"Rows in one partition of the initial snapshot."},"snapshotNumberOfParallelTables":{"type":"number","description":"Tables snapshotted in parallel."},"enableFailoverSlots":{"type":"boolean","description":"Whether the replication slot survives a failover of the source."}}};
-const schema87 = {"type":"object","description":"Replicates one source table into one destination table.","properties":{"sourceSchemaName":{"type":"string","description":"Schema of the source table."},"sourceTable":{"type":"string","description":"Name of the source table."},"targetTable":{"type":"string","description":"Name of the destination table."},"excludedColumns":{"type":"array","description":"Source columns that are not replicated.","items":{"type":"string"}},"useCustomSortingKey":{"type":"boolean","description":"Whether `sortingKeys` replaces the default sorting key."},"sortingKeys":{"type":"array","description":"Columns of the custom sorting key, in order.","items":{"type":"string"}}}};
+const schema47 = {"type":"object","description":"An object-storage source (files in a bucket or a container).","properties":{"url":{"type":"string","description":"URL or pattern of the objects to ingest."},"delimiter":{"type":"string","description":"Field delimiter of delimited text files."},"compression":{"$ref":"#/components/schemas/Compression"},"isContinuous":{"type":"boolean","description":"Whether the pipe keeps ingesting new objects as they appear."},"queueUrl":{"type":"string","description":"URL of the queue that announces new objects (continuous ingestion)."},"iamRole":{"type":"string","description":"Identity role used to read the objects."},"connectionString":{"type":"string","description":"Connection string of the storage account (Azure)."},"path":{"type":"string","description":"Path of the objects inside the container."},"azureContainerName":{"type":"string","description":"Name of the Azure blob container."}}};
+const schema48 = {"description":"Compression of the source objects. Known values: `none`, `gzip`, `gz`,\n`brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`. New values may appear.\n","anyOf":[{"type":"string","enum":["none","gzip","gz","brotli","br","xz","LZMA","zstd","auto"]},{"type":"string"}]};
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+if(!(((((((((data === "none") || (data === "gzip")) || (data === "gz")) || (data === "brotli")) || (data === "br")) || (data === "xz")) || (data === "LZMA")) || (data === "zstd")) || (data === "auto"))){
+const err1 = {instancePath,keyword:"enum",params:{allowedValues: schema48.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const _errs3 = errors;
+if(typeof data !== "string"){
+const err2 = {instancePath,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid0 = _errs3 === errors;
+valid0 = valid0 || _valid0;
+}
+if(!valid0){
+const err3 = {instancePath,keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate118.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.url !== undefined){
+if(typeof data.url !== "string"){
+const err0 = {instancePath:instancePath+"/url",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.delimiter !== undefined){
+if(typeof data.delimiter !== "string"){
+const err1 = {instancePath:instancePath+"/delimiter",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.compression !== undefined){
+if(!(validate118(data.compression, {instancePath:instancePath+"/compression",parentData:data,parentDataProperty:"compression",rootData}))){
+vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
+errors = vErrors.length;
+}
+}
+if(data.isContinuous !== undefined){
+if(typeof data.isContinuous !== "boolean"){
+const err2 = {instancePath:instancePath+"/isContinuous",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.queueUrl !== undefined){
+if(typeof data.queueUrl !== "string"){
+const err3 = {instancePath:instancePath+"/queueUrl",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.iamRole !== undefined){
+if(typeof data.iamRole !== "string"){
+const err4 = {instancePath:instancePath+"/iamRole",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.connectionString !== undefined){
+if(typeof data.connectionString !== "string"){
+const err5 = {instancePath:instancePath+"/connectionString",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.path !== undefined){
+if(typeof data.path !== "string"){
+const err6 = {instancePath:instancePath+"/path",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.azureContainerName !== undefined){
+if(typeof data.azureContainerName !== "string"){
+const err7 = {instancePath:instancePath+"/azureContainerName",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+
+const schema49 = {"type":"object","description":"A sharded-stream source (a Kinesis-style stream).","properties":{"streamName":{"type":"string","description":"Name of the stream."},"region":{"type":"string","description":"Cloud region of the stream."},"useEnhancedFanOut":{"type":"boolean","description":"Whether the pipe reads through enhanced fan-out."},"timestamp":{"type":"number","description":"Start reading at this time, in Unix epoch seconds."},"iamRole":{"type":"string","description":"Identity role used to read the stream."}}};
+
+function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.streamName !== undefined){
+if(typeof data.streamName !== "string"){
+const err0 = {instancePath:instancePath+"/streamName",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.region !== undefined){
+if(typeof data.region !== "string"){
+const err1 = {instancePath:instancePath+"/region",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.useEnhancedFanOut !== undefined){
+if(typeof data.useEnhancedFanOut !== "boolean"){
+const err2 = {instancePath:instancePath+"/useEnhancedFanOut",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.timestamp !== undefined){
+let data3 = data.timestamp;
+if(!((typeof data3 == "number") && (isFinite(data3)))){
+const err3 = {instancePath:instancePath+"/timestamp",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.iamRole !== undefined){
+if(typeof data.iamRole !== "string"){
+const err4 = {instancePath:instancePath+"/iamRole",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate121.errors = vErrors;
+return errors === 0;
+}
+
+const schema50 = {"type":"object","description":"A relational-database source (change data capture).","properties":{"host":{"type":"string","description":"Host name of the database server."},"port":{"type":"number","description":"TCP port of the database server."},"database":{"type":"string","description":"Name of the database to replicate."},"settings":{"$ref":"#/components/schemas/RelationalDbSettings"},"tableMappings":{"type":"array","description":"Which source tables are replicated into which destination tables.","items":{"$ref":"#/components/schemas/RelationalDbTableMapping"}}}};
+const schema51 = {"type":"object","description":"Replication settings of a relational-database source.","properties":{"syncIntervalSeconds":{"type":"number","description":"Seconds between two synchronisations."},"pullBatchSize":{"type":"number","description":"Rows pulled in one batch."},"publicationName":{"type":"string","description":"Name of the publication to replicate from."},"replicationSlotName":{"type":"string","description":"Name of the replication slot to use."},"allowNullableColumns":{"type":"boolean","description":"Whether destination columns may be nullable."},"initialLoadParallelism":{"type":"number","description":"Tables loaded in parallel during the initial load."},"snapshotNumRowsPerPartition":{"type":"number","description":"Rows in one partition of the initial snapshot."},"snapshotNumberOfParallelTables":{"type":"number","description":"Tables snapshotted in parallel."},"enableFailoverSlots":{"type":"boolean","description":"Whether the replication slot survives a failover of the source."}}};
+
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.syncIntervalSeconds !== undefined){
+let data0 = data.syncIntervalSeconds;
+if(!((typeof data0 == "number") && (isFinite(data0)))){
+const err0 = {instancePath:instancePath+"/syncIntervalSeconds",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.pullBatchSize !== undefined){
+let data1 = data.pullBatchSize;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+const err1 = {instancePath:instancePath+"/pullBatchSize",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.publicationName !== undefined){
+if(typeof data.publicationName !== "string"){
+const err2 = {instancePath:instancePath+"/publicationName",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.replicationSlotName !== undefined){
+if(typeof data.replicationSlotName !== "string"){
+const err3 = {instancePath:instancePath+"/replicationSlotName",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.allowNullableColumns !== undefined){
+if(typeof data.allowNullableColumns !== "boolean"){
+const err4 = {instancePath:instancePath+"/allowNullableColumns",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.initialLoadParallelism !== undefined){
+let data5 = data.initialLoadParallelism;
+if(!((typeof data5 == "number") && (isFinite(data5)))){
+const err5 = {instancePath:instancePath+"/initialLoadParallelism",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.snapshotNumRowsPerPartition !== undefined){
+let data6 = data.snapshotNumRowsPerPartition;
+if(!((typeof data6 == "number") && (isFinite(data6)))){
+const err6 = {instancePath:instancePath+"/snapshotNumRowsPerPartition",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.snapshotNumberOfParallelTables !== undefined){
+let data7 = data.snapshotNumberOfParallelTables;
+if(!((typeof data7 == "number") && (isFinite(data7)))){
+const err7 = {instancePath:instancePath+"/snapshotNumberOfParallelTables",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.enableFailoverSlots !== undefined){
+if(typeof data.enableFailoverSlots !== "boolean"){
+const err8 = {instancePath:instancePath+"/enableFailoverSlots",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate124.errors = vErrors;
+return errors === 0;
+}
+
+const schema52 = {"type":"object","description":"Replicates one source table into one destination table.","properties":{"sourceSchemaName":{"type":"string","description":"Schema of the source table."},"sourceTable":{"type":"string","description":"Name of the source table."},"targetTable":{"type":"string","description":"Name of the destination table."},"excludedColumns":{"type":"array","description":"Source columns that are not replicated.","items":{"type":"string"}},"useCustomSortingKey":{"type":"boolean","description":"Whether `sortingKeys` replaces the default sorting key."},"sortingKeys":{"type":"array","description":"Columns of the custom sorting key, in order.","items":{"type":"string"}}}};
+
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sourceSchemaName !== undefined){
+if(typeof data.sourceSchemaName !== "string"){
+const err0 = {instancePath:instancePath+"/sourceSchemaName",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.sourceTable !== undefined){
+if(typeof data.sourceTable !== "string"){
+const err1 = {instancePath:instancePath+"/sourceTable",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.targetTable !== undefined){
+if(typeof data.targetTable !== "string"){
+const err2 = {instancePath:instancePath+"/targetTable",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.excludedColumns !== undefined){
+let data3 = data.excludedColumns;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data3[i0] !== "string"){
+const err3 = {instancePath:instancePath+"/excludedColumns/" + i0,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/excludedColumns",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.useCustomSortingKey !== undefined){
+if(typeof data.useCustomSortingKey !== "boolean"){
+const err5 = {instancePath:instancePath+"/useCustomSortingKey",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.sortingKeys !== undefined){
+let data6 = data.sortingKeys;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data6[i1] !== "string"){
+const err6 = {instancePath:instancePath+"/sortingKeys/" + i1,keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/sortingKeys",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate126.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.host !== undefined){
 if(typeof data.host !== "string"){
-const err0 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = {instancePath:instancePath+"/host",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2585,7 +2996,7 @@ errors++;
 if(data.port !== undefined){
 let data1 = data.port;
 if(!((typeof data1 == "number") && (isFinite(data1)))){
-const err1 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err1 = {instancePath:instancePath+"/port",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2597,7 +3008,7 @@ errors++;
 }
 if(data.database !== undefined){
 if(typeof data.database !== "string"){
-const err2 = {instancePath:instancePath+"/database",schemaPath:"#/properties/database/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err2 = {instancePath:instancePath+"/database",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2608,12 +3019,24 @@ errors++;
 }
 }
 if(data.settings !== undefined){
-let data3 = data.settings;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.syncIntervalSeconds !== undefined){
-let data4 = data3.syncIntervalSeconds;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err3 = {instancePath:instancePath+"/settings/syncIntervalSeconds",schemaPath:"#/components/schemas/RelationalDbSettings/properties/syncIntervalSeconds/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(validate124(data.settings, {instancePath:instancePath+"/settings",parentData:data,parentDataProperty:"settings",rootData}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+errors = vErrors.length;
+}
+}
+if(data.tableMappings !== undefined){
+let data4 = data.tableMappings;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate126(data4[i0], {instancePath:instancePath+"/tableMappings/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/tableMappings",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2623,10 +3046,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data3.pullBatchSize !== undefined){
-let data5 = data3.pullBatchSize;
-if(!((typeof data5 == "number") && (isFinite(data5)))){
-const err4 = {instancePath:instancePath+"/settings/pullBatchSize",schemaPath:"#/components/schemas/RelationalDbSettings/properties/pullBatchSize/type",keyword:"type",params:{type: "number"},message:"must be number"};
+}
+else {
+const err4 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2635,275 +3057,67 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-if(data3.publicationName !== undefined){
-if(typeof data3.publicationName !== "string"){
-const err5 = {instancePath:instancePath+"/settings/publicationName",schemaPath:"#/components/schemas/RelationalDbSettings/properties/publicationName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data3.replicationSlotName !== undefined){
-if(typeof data3.replicationSlotName !== "string"){
-const err6 = {instancePath:instancePath+"/settings/replicationSlotName",schemaPath:"#/components/schemas/RelationalDbSettings/properties/replicationSlotName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data3.allowNullableColumns !== undefined){
-if(typeof data3.allowNullableColumns !== "boolean"){
-const err7 = {instancePath:instancePath+"/settings/allowNullableColumns",schemaPath:"#/components/schemas/RelationalDbSettings/properties/allowNullableColumns/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data3.initialLoadParallelism !== undefined){
-let data9 = data3.initialLoadParallelism;
-if(!((typeof data9 == "number") && (isFinite(data9)))){
-const err8 = {instancePath:instancePath+"/settings/initialLoadParallelism",schemaPath:"#/components/schemas/RelationalDbSettings/properties/initialLoadParallelism/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-if(data3.snapshotNumRowsPerPartition !== undefined){
-let data10 = data3.snapshotNumRowsPerPartition;
-if(!((typeof data10 == "number") && (isFinite(data10)))){
-const err9 = {instancePath:instancePath+"/settings/snapshotNumRowsPerPartition",schemaPath:"#/components/schemas/RelationalDbSettings/properties/snapshotNumRowsPerPartition/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data3.snapshotNumberOfParallelTables !== undefined){
-let data11 = data3.snapshotNumberOfParallelTables;
-if(!((typeof data11 == "number") && (isFinite(data11)))){
-const err10 = {instancePath:instancePath+"/settings/snapshotNumberOfParallelTables",schemaPath:"#/components/schemas/RelationalDbSettings/properties/snapshotNumberOfParallelTables/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data3.enableFailoverSlots !== undefined){
-if(typeof data3.enableFailoverSlots !== "boolean"){
-const err11 = {instancePath:instancePath+"/settings/enableFailoverSlots",schemaPath:"#/components/schemas/RelationalDbSettings/properties/enableFailoverSlots/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/RelationalDbSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.tableMappings !== undefined){
-let data13 = data.tableMappings;
-if(Array.isArray(data13)){
-const len0 = data13.length;
-for(let i0=0; i0<len0; i0++){
-let data14 = data13[i0];
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.sourceSchemaName !== undefined){
-if(typeof data14.sourceSchemaName !== "string"){
-const err13 = {instancePath:instancePath+"/tableMappings/" + i0+"/sourceSchemaName",schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/sourceSchemaName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data14.sourceTable !== undefined){
-if(typeof data14.sourceTable !== "string"){
-const err14 = {instancePath:instancePath+"/tableMappings/" + i0+"/sourceTable",schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/sourceTable/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data14.targetTable !== undefined){
-if(typeof data14.targetTable !== "string"){
-const err15 = {instancePath:instancePath+"/tableMappings/" + i0+"/targetTable",schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/targetTable/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data14.excludedColumns !== undefined){
-let data18 = data14.excludedColumns;
-if(Array.isArray(data18)){
-const len1 = data18.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data18[i1] !== "string"){
-const err16 = {instancePath:instancePath+"/tableMappings/" + i0+"/excludedColumns/" + i1,schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/excludedColumns/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/tableMappings/" + i0+"/excludedColumns",schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/excludedColumns/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data14.useCustomSortingKey !== undefined){
-if(typeof data14.useCustomSortingKey !== "boolean"){
-const err18 = {instancePath:instancePath+"/tableMappings/" + i0+"/useCustomSortingKey",schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/useCustomSortingKey/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data14.sortingKeys !== undefined){
-let data21 = data14.sortingKeys;
-if(Array.isArray(data21)){
-const len2 = data21.length;
-for(let i2=0; i2<len2; i2++){
-if(typeof data21[i2] !== "string"){
-const err19 = {instancePath:instancePath+"/tableMappings/" + i0+"/sortingKeys/" + i2,schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/sortingKeys/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/tableMappings/" + i0+"/sortingKeys",schemaPath:"#/components/schemas/RelationalDbTableMapping/properties/sortingKeys/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/tableMappings/" + i0,schemaPath:"#/components/schemas/RelationalDbTableMapping/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/tableMappings",schemaPath:"#/properties/tableMappings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-validate49.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"host":true,"port":true,"database":true,"settings":true,"tableMappings":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.logStream !== undefined){
-let data0 = data.logStream;
+if(!(validate115(data.logStream, {instancePath:instancePath+"/logStream",parentData:data,parentDataProperty:"logStream",rootData}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+errors = vErrors.length;
+}
+}
+if(data.objectStorage !== undefined){
+if(!(validate117(data.objectStorage, {instancePath:instancePath+"/objectStorage",parentData:data,parentDataProperty:"objectStorage",rootData}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
+errors = vErrors.length;
+}
+}
+if(data.shardStream !== undefined){
+if(!(validate121(data.shardStream, {instancePath:instancePath+"/shardStream",parentData:data,parentDataProperty:"shardStream",rootData}))){
+vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
+errors = vErrors.length;
+}
+}
+if(data.relationalDb !== undefined){
+if(!(validate123(data.relationalDb, {instancePath:instancePath+"/relationalDb",parentData:data,parentDataProperty:"relationalDb",rootData}))){
+vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate114.errors = vErrors;
+return errors === 0;
+}
+
+const schema53 = {"type":"object","description":"Where the pipe writes to.","properties":{"database":{"type":"string","description":"Destination database."},"table":{"type":"string","description":"Destination table."},"managedTable":{"type":"boolean","description":"Whether the pipe created and manages the destination table."},"tableDefinition":{"$ref":"#/components/schemas/TableDefinition"},"columns":{"type":"array","description":"Columns of the destination table.","items":{"$ref":"#/components/schemas/DestinationColumn"}}}};
+const schema54 = {"type":"object","description":"Definition of a managed destination table.","properties":{"engine":{"type":"object","description":"Table engine.","properties":{"versionColumnId":{"type":"string","description":"Column that holds the row version (replacing engines)."},"columnIds":{"type":"array","description":"Columns the engine uses.","items":{"type":"string"}}}},"sortingKey":{"type":"array","description":"Columns of the sorting key, in order.","items":{"type":"string"}},"partitionBy":{"type":"string","description":"Partitioning expression."},"primaryKey":{"type":"string","description":"Primary key expression."}}};
+
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.engine !== undefined){
+let data0 = data.engine;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.brokers !== undefined){
-if(typeof data0.brokers !== "string"){
-const err0 = {instancePath:instancePath+"/logStream/brokers",schemaPath:"#/components/schemas/LogStreamSource/properties/brokers/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0.versionColumnId !== undefined){
+if(typeof data0.versionColumnId !== "string"){
+const err0 = {instancePath:instancePath+"/engine/versionColumnId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2913,9 +3127,13 @@ vErrors.push(err0);
 errors++;
 }
 }
-if(data0.topics !== undefined){
-if(typeof data0.topics !== "string"){
-const err1 = {instancePath:instancePath+"/logStream/topics",schemaPath:"#/components/schemas/LogStreamSource/properties/topics/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data0.columnIds !== undefined){
+let data2 = data0.columnIds;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+if(typeof data2[i0] !== "string"){
+const err1 = {instancePath:instancePath+"/engine/columnIds/" + i0,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2925,9 +3143,9 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data0.consumerGroup !== undefined){
-if(typeof data0.consumerGroup !== "string"){
-const err2 = {instancePath:instancePath+"/logStream/consumerGroup",schemaPath:"#/components/schemas/LogStreamSource/properties/consumerGroup/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err2 = {instancePath:instancePath+"/engine/columnIds",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2937,9 +3155,9 @@ vErrors.push(err2);
 errors++;
 }
 }
-if(data0.iamRole !== undefined){
-if(typeof data0.iamRole !== "string"){
-const err3 = {instancePath:instancePath+"/logStream/iamRole",schemaPath:"#/components/schemas/LogStreamSource/properties/iamRole/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err3 = {instancePath:instancePath+"/engine",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2949,12 +3167,13 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data0.offset !== undefined){
-let data5 = data0.offset;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(data5.timestamp !== undefined){
-if(typeof data5.timestamp !== "string"){
-const err4 = {instancePath:instancePath+"/logStream/offset/timestamp",schemaPath:"#/components/schemas/LogStreamSource/properties/offset/properties/timestamp/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.sortingKey !== undefined){
+let data4 = data.sortingKey;
+if(Array.isArray(data4)){
+const len1 = data4.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data4[i1] !== "string"){
+const err4 = {instancePath:instancePath+"/sortingKey/" + i1,keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2966,7 +3185,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/logStream/offset",schemaPath:"#/components/schemas/LogStreamSource/properties/offset/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err5 = {instancePath:instancePath+"/sortingKey",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2976,12 +3195,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-if(data0.schemaRegistry !== undefined){
-let data7 = data0.schemaRegistry;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.url !== undefined){
-if(typeof data7.url !== "string"){
-const err6 = {instancePath:instancePath+"/logStream/schemaRegistry/url",schemaPath:"#/components/schemas/LogStreamSource/properties/schemaRegistry/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.partitionBy !== undefined){
+if(typeof data.partitionBy !== "string"){
+const err6 = {instancePath:instancePath+"/partitionBy",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2991,9 +3207,9 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data7.caCertificate !== undefined){
-if(typeof data7.caCertificate !== "string"){
-const err7 = {instancePath:instancePath+"/logStream/schemaRegistry/caCertificate",schemaPath:"#/components/schemas/LogStreamSource/properties/schemaRegistry/properties/caCertificate/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.primaryKey !== undefined){
+if(typeof data.primaryKey !== "string"){
+const err7 = {instancePath:instancePath+"/primaryKey",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3005,7 +3221,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/logStream/schemaRegistry",schemaPath:"#/components/schemas/LogStreamSource/properties/schemaRegistry/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err8 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3014,181 +3230,63 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data0.caCertificate !== undefined){
-if(typeof data0.caCertificate !== "string"){
-const err9 = {instancePath:instancePath+"/logStream/caCertificate",schemaPath:"#/components/schemas/LogStreamSource/properties/caCertificate/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data0.reversePrivateEndpointIds !== undefined){
-let data11 = data0.reversePrivateEndpointIds;
-if(Array.isArray(data11)){
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data11[i0] !== "string"){
-const err10 = {instancePath:instancePath+"/logStream/reversePrivateEndpointIds/" + i0,schemaPath:"#/components/schemas/LogStreamSource/properties/reversePrivateEndpointIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/logStream/reversePrivateEndpointIds",schemaPath:"#/components/schemas/LogStreamSource/properties/reversePrivateEndpointIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/logStream",schemaPath:"#/components/schemas/LogStreamSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.objectStorage !== undefined){
-if(!(validate47(data.objectStorage, {instancePath:instancePath+"/objectStorage",parentData:data,parentDataProperty:"objectStorage",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.shardStream !== undefined){
-let data14 = data.shardStream;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-if(data14.streamName !== undefined){
-if(typeof data14.streamName !== "string"){
-const err13 = {instancePath:instancePath+"/shardStream/streamName",schemaPath:"#/components/schemas/ShardStreamSource/properties/streamName/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data14.region !== undefined){
-if(typeof data14.region !== "string"){
-const err14 = {instancePath:instancePath+"/shardStream/region",schemaPath:"#/components/schemas/ShardStreamSource/properties/region/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data14.useEnhancedFanOut !== undefined){
-if(typeof data14.useEnhancedFanOut !== "boolean"){
-const err15 = {instancePath:instancePath+"/shardStream/useEnhancedFanOut",schemaPath:"#/components/schemas/ShardStreamSource/properties/useEnhancedFanOut/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data14.timestamp !== undefined){
-let data18 = data14.timestamp;
-if(!((typeof data18 == "number") && (isFinite(data18)))){
-const err16 = {instancePath:instancePath+"/shardStream/timestamp",schemaPath:"#/components/schemas/ShardStreamSource/properties/timestamp/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data14.iamRole !== undefined){
-if(typeof data14.iamRole !== "string"){
-const err17 = {instancePath:instancePath+"/shardStream/iamRole",schemaPath:"#/components/schemas/ShardStreamSource/properties/iamRole/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/shardStream",schemaPath:"#/components/schemas/ShardStreamSource/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data.relationalDb !== undefined){
-if(!(validate49(data.relationalDb, {instancePath:instancePath+"/relationalDb",parentData:data,parentDataProperty:"relationalDb",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-validate46.errors = vErrors;
+validate131.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"logStream":true,"objectStorage":true,"shardStream":true,"relationalDb":true},"dynamicProps":false,"dynamicItems":false};
 
-const schema88 = {"type":"object","description":"Where the pipe writes to.","properties":{"database":{"type":"string","description":"Destination database."},"table":{"type":"string","description":"Destination table."},"managedTable":{"type":"boolean","description":"Whether the pipe created and manages the destination table."},"tableDefinition":{"$ref":"#/components/schemas/TableDefinition"},"columns":{"type":"array","description":"Columns of the destination table.","items":{"$ref":"#/components/schemas/DestinationColumn"}}}};
-const schema89 = {"type":"object","description":"Definition of a managed destination table.","properties":{"engine":{"type":"object","description":"Table engine.","properties":{"versionColumnId":{"type":"string","description":"Column that holds the row version (replacing engines)."},"columnIds":{"type":"array","description":"Columns the engine uses.","items":{"type":"string"}}}},"sortingKey":{"type":"array","description":"Columns of the sorting key, in order.","items":{"type":"string"}},"partitionBy":{"type":"string","description":"Partitioning expression."},"primaryKey":{"type":"string","description":"Primary key expression."}}};
-const schema90 = {"type":"object","description":"One column of the destination table.","properties":{"name":{"type":"string","description":"Column name."},"type":{"type":"string","description":"Column type (for example `String`, `DateTime64(3)`)."}}};
+const schema55 = {"type":"object","description":"One column of the destination table.","properties":{"name":{"type":"string","description":"Column name."},"type":{"type":"string","description":"Column type (for example `String`, `DateTime64(3)`)."}}};
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name !== undefined){
+if(typeof data.name !== "string"){
+const err0 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+}
+if(data.type !== undefined){
+if(typeof data.type !== "string"){
+const err1 = {instancePath:instancePath+"/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate133.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.database !== undefined){
 if(typeof data.database !== "string"){
-const err0 = {instancePath:instancePath+"/database",schemaPath:"#/properties/database/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err0 = {instancePath:instancePath+"/database",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3200,7 +3298,7 @@ errors++;
 }
 if(data.table !== undefined){
 if(typeof data.table !== "string"){
-const err1 = {instancePath:instancePath+"/table",schemaPath:"#/properties/table/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err1 = {instancePath:instancePath+"/table",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3212,7 +3310,7 @@ errors++;
 }
 if(data.managedTable !== undefined){
 if(typeof data.managedTable !== "boolean"){
-const err2 = {instancePath:instancePath+"/managedTable",schemaPath:"#/properties/managedTable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+const err2 = {instancePath:instancePath+"/managedTable",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3223,14 +3321,24 @@ errors++;
 }
 }
 if(data.tableDefinition !== undefined){
-let data3 = data.tableDefinition;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-if(data3.engine !== undefined){
-let data4 = data3.engine;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.versionColumnId !== undefined){
-if(typeof data4.versionColumnId !== "string"){
-const err3 = {instancePath:instancePath+"/tableDefinition/engine/versionColumnId",schemaPath:"#/components/schemas/TableDefinition/properties/engine/properties/versionColumnId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(validate131(data.tableDefinition, {instancePath:instancePath+"/tableDefinition",parentData:data,parentDataProperty:"tableDefinition",rootData}))){
+vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+errors = vErrors.length;
+}
+}
+if(data.columns !== undefined){
+let data4 = data.columns;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate133(data4[i0], {instancePath:instancePath+"/columns/" + i0,parentData:data4,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/columns",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3240,13 +3348,9 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data4.columnIds !== undefined){
-let data6 = data4.columnIds;
-if(Array.isArray(data6)){
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-if(typeof data6[i0] !== "string"){
-const err4 = {instancePath:instancePath+"/tableDefinition/engine/columnIds/" + i0,schemaPath:"#/components/schemas/TableDefinition/properties/engine/properties/columnIds/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err4 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3255,10 +3359,114 @@ vErrors.push(err4);
 }
 errors++;
 }
+validate130.errors = vErrors;
+return errors === 0;
+}
+
+const schema56 = {"type":"object","description":"Maps one source field to one destination column.","properties":{"sourceField":{"type":"string","description":"Name of the field in the source data."},"destinationField":{"type":"string","description":"Name of the column in the destination table."}}};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sourceField !== undefined){
+if(typeof data.sourceField !== "string"){
+const err0 = {instancePath:instancePath+"/sourceField",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.destinationField !== undefined){
+if(typeof data.destinationField !== "string"){
+const err1 = {instancePath:instancePath+"/destinationField",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/tableDefinition/engine/columnIds",schemaPath:"#/components/schemas/TableDefinition/properties/engine/properties/columnIds/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err2 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+
+const schema57 = {"type":"object","description":"Settings of a pipe. Every field is always present; `null` means the service\ndefault is in force. Bounds are inclusive. Clients must ignore fields they do not know.\n","required":["streaming_max_insert_wait_ms","object_storage_concurrency","object_storage_polling_interval_ms","object_storage_max_insert_bytes","object_storage_max_file_count","engine_max_threads","engine_max_insert_threads","engine_min_insert_block_size_bytes","engine_max_download_threads","engine_parallel_distributed_insert_select","object_storage_use_cluster_function","engine_parallel_view_processing"],"properties":{"streaming_max_insert_wait_ms":{"type":["integer","null"],"format":"int64","minimum":500,"maximum":60000,"description":"Maximum wait, in milliseconds, before inserting streamed data. From 500 to 60000; null means the service default."},"object_storage_concurrency":{"type":["integer","null"],"format":"int64","minimum":1,"maximum":35,"description":"Number of concurrent file-processing threads. From 1 to 35; null means the service default."},"object_storage_polling_interval_ms":{"type":["integer","null"],"format":"int64","minimum":100,"maximum":3600000,"description":"Refresh interval, in milliseconds, for checking continuous ingest for new object data. From 100 to 3600000; null means the service default."},"object_storage_max_insert_bytes":{"type":["integer","null"],"format":"int64","minimum":10485760,"maximum":53687091200,"description":"Bytes processed in a single insert batch. From 10485760 to 53687091200; null means the service default."},"object_storage_max_file_count":{"type":["integer","null"],"format":"int64","minimum":1,"maximum":10000,"description":"Maximum number of files in a single insert batch. From 1 to 10000; null means the service default."},"engine_max_threads":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":64,"description":"Maximum concurrent threads for file processing. From 0 to 64; null means the service default."},"engine_max_insert_threads":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":16,"description":"Maximum concurrent insert threads. From 0 to 16; null means the service default."},"engine_min_insert_block_size_bytes":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":10737418240,"description":"Minimum insert block size, in bytes. From 0 to 10737418240; null means the service default."},"engine_max_download_threads":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":32,"description":"Maximum concurrent download threads. From 0 to 32; null means the service default."},"engine_parallel_distributed_insert_select":{"type":["integer","null"],"format":"int64","minimum":0,"maximum":2,"description":"Parallel distributed insert-select mode. From 0 to 2; null means the service default."},"object_storage_use_cluster_function":{"type":["boolean","null"],"description":"Whether the cluster function is used for distributed processing. Null means the service default."},"engine_parallel_view_processing":{"type":["boolean","null"],"description":"Whether pushing to attached views is concurrent instead of sequential. Null means the service default."}}};
+const formats26 = formats.int64;
+
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.streaming_max_insert_wait_ms === undefined){
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "streaming_max_insert_wait_ms"},message:"must have required property '"+"streaming_max_insert_wait_ms"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.object_storage_concurrency === undefined){
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "object_storage_concurrency"},message:"must have required property '"+"object_storage_concurrency"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.object_storage_polling_interval_ms === undefined){
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "object_storage_polling_interval_ms"},message:"must have required property '"+"object_storage_polling_interval_ms"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.object_storage_max_insert_bytes === undefined){
+const err3 = {instancePath,keyword:"required",params:{missingProperty: "object_storage_max_insert_bytes"},message:"must have required property '"+"object_storage_max_insert_bytes"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.object_storage_max_file_count === undefined){
+const err4 = {instancePath,keyword:"required",params:{missingProperty: "object_storage_max_file_count"},message:"must have required property '"+"object_storage_max_file_count"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.engine_max_threads === undefined){
+const err5 = {instancePath,keyword:"required",params:{missingProperty: "engine_max_threads"},message:"must have required property '"+"engine_max_threads"+"'"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3267,10 +3475,8 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-}
-else {
-const err6 = {instancePath:instancePath+"/tableDefinition/engine",schemaPath:"#/components/schemas/TableDefinition/properties/engine/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.engine_max_insert_threads === undefined){
+const err6 = {instancePath,keyword:"required",params:{missingProperty: "engine_max_insert_threads"},message:"must have required property '"+"engine_max_insert_threads"+"'"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3279,14 +3485,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data3.sortingKey !== undefined){
-let data8 = data3.sortingKey;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-if(typeof data8[i1] !== "string"){
-const err7 = {instancePath:instancePath+"/tableDefinition/sortingKey/" + i1,schemaPath:"#/components/schemas/TableDefinition/properties/sortingKey/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.engine_min_insert_block_size_bytes === undefined){
+const err7 = {instancePath,keyword:"required",params:{missingProperty: "engine_min_insert_block_size_bytes"},message:"must have required property '"+"engine_min_insert_block_size_bytes"+"'"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3295,10 +3495,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/tableDefinition/sortingKey",schemaPath:"#/components/schemas/TableDefinition/properties/sortingKey/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data.engine_max_download_threads === undefined){
+const err8 = {instancePath,keyword:"required",params:{missingProperty: "engine_max_download_threads"},message:"must have required property '"+"engine_max_download_threads"+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3307,10 +3505,8 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-if(data3.partitionBy !== undefined){
-if(typeof data3.partitionBy !== "string"){
-const err9 = {instancePath:instancePath+"/tableDefinition/partitionBy",schemaPath:"#/components/schemas/TableDefinition/properties/partitionBy/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.engine_parallel_distributed_insert_select === undefined){
+const err9 = {instancePath,keyword:"required",params:{missingProperty: "engine_parallel_distributed_insert_select"},message:"must have required property '"+"engine_parallel_distributed_insert_select"+"'"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3319,10 +3515,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data3.primaryKey !== undefined){
-if(typeof data3.primaryKey !== "string"){
-const err10 = {instancePath:instancePath+"/tableDefinition/primaryKey",schemaPath:"#/components/schemas/TableDefinition/properties/primaryKey/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.object_storage_use_cluster_function === undefined){
+const err10 = {instancePath,keyword:"required",params:{missingProperty: "object_storage_use_cluster_function"},message:"must have required property '"+"object_storage_use_cluster_function"+"'"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3331,10 +3525,8 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/tableDefinition",schemaPath:"#/components/schemas/TableDefinition/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.engine_parallel_view_processing === undefined){
+const err11 = {instancePath,keyword:"required",params:{missingProperty: "engine_parallel_view_processing"},message:"must have required property '"+"engine_parallel_view_processing"+"'"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3343,17 +3535,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data.columns !== undefined){
-let data12 = data.columns;
-if(Array.isArray(data12)){
-const len2 = data12.length;
-for(let i2=0; i2<len2; i2++){
-let data13 = data12[i2];
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.name !== undefined){
-if(typeof data13.name !== "string"){
-const err12 = {instancePath:instancePath+"/columns/" + i2+"/name",schemaPath:"#/components/schemas/DestinationColumn/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.streaming_max_insert_wait_ms !== undefined){
+let data0 = data.streaming_max_insert_wait_ms;
+if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
+const err12 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",keyword:"type",params:{type: schema57.properties.streaming_max_insert_wait_ms.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3362,10 +3547,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data13.type !== undefined){
-if(typeof data13.type !== "string"){
-const err13 = {instancePath:instancePath+"/columns/" + i2+"/type",schemaPath:"#/components/schemas/DestinationColumn/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 > 60000 || isNaN(data0)){
+const err13 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3374,10 +3558,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/columns/" + i2,schemaPath:"#/components/schemas/DestinationColumn/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data0 < 500 || isNaN(data0)){
+const err14 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",keyword:"minimum",params:{comparison: ">=", limit: 500},message:"must be >= 500"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3386,10 +3568,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/columns",schemaPath:"#/properties/columns/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(!(formats26.validate(data0))){
+const err15 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3400,8 +3580,10 @@ errors++;
 }
 }
 }
-else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.object_storage_concurrency !== undefined){
+let data1 = data.object_storage_concurrency;
+if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
+const err16 = {instancePath:instancePath+"/object_storage_concurrency",keyword:"type",params:{type: schema57.properties.object_storage_concurrency.type},message:"must be integer,null"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3410,25 +3592,447 @@ vErrors.push(err16);
 }
 errors++;
 }
-validate52.errors = vErrors;
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 35 || isNaN(data1)){
+const err17 = {instancePath:instancePath+"/object_storage_concurrency",keyword:"maximum",params:{comparison: "<=", limit: 35},message:"must be <= 35"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data1 < 1 || isNaN(data1)){
+const err18 = {instancePath:instancePath+"/object_storage_concurrency",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!(formats26.validate(data1))){
+const err19 = {instancePath:instancePath+"/object_storage_concurrency",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.object_storage_polling_interval_ms !== undefined){
+let data2 = data.object_storage_polling_interval_ms;
+if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
+const err20 = {instancePath:instancePath+"/object_storage_polling_interval_ms",keyword:"type",params:{type: schema57.properties.object_storage_polling_interval_ms.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 > 3600000 || isNaN(data2)){
+const err21 = {instancePath:instancePath+"/object_storage_polling_interval_ms",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data2 < 100 || isNaN(data2)){
+const err22 = {instancePath:instancePath+"/object_storage_polling_interval_ms",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(formats26.validate(data2))){
+const err23 = {instancePath:instancePath+"/object_storage_polling_interval_ms",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+}
+if(data.object_storage_max_insert_bytes !== undefined){
+let data3 = data.object_storage_max_insert_bytes;
+if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
+const err24 = {instancePath:instancePath+"/object_storage_max_insert_bytes",keyword:"type",params:{type: schema57.properties.object_storage_max_insert_bytes.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 53687091200 || isNaN(data3)){
+const err25 = {instancePath:instancePath+"/object_storage_max_insert_bytes",keyword:"maximum",params:{comparison: "<=", limit: 53687091200},message:"must be <= 53687091200"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data3 < 10485760 || isNaN(data3)){
+const err26 = {instancePath:instancePath+"/object_storage_max_insert_bytes",keyword:"minimum",params:{comparison: ">=", limit: 10485760},message:"must be >= 10485760"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(!(formats26.validate(data3))){
+const err27 = {instancePath:instancePath+"/object_storage_max_insert_bytes",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data.object_storage_max_file_count !== undefined){
+let data4 = data.object_storage_max_file_count;
+if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
+const err28 = {instancePath:instancePath+"/object_storage_max_file_count",keyword:"type",params:{type: schema57.properties.object_storage_max_file_count.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 > 10000 || isNaN(data4)){
+const err29 = {instancePath:instancePath+"/object_storage_max_file_count",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data4 < 1 || isNaN(data4)){
+const err30 = {instancePath:instancePath+"/object_storage_max_file_count",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(!(formats26.validate(data4))){
+const err31 = {instancePath:instancePath+"/object_storage_max_file_count",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+if(data.engine_max_threads !== undefined){
+let data5 = data.engine_max_threads;
+if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
+const err32 = {instancePath:instancePath+"/engine_max_threads",keyword:"type",params:{type: schema57.properties.engine_max_threads.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 > 64 || isNaN(data5)){
+const err33 = {instancePath:instancePath+"/engine_max_threads",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data5 < 0 || isNaN(data5)){
+const err34 = {instancePath:instancePath+"/engine_max_threads",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if(!(formats26.validate(data5))){
+const err35 = {instancePath:instancePath+"/engine_max_threads",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+if(data.engine_max_insert_threads !== undefined){
+let data6 = data.engine_max_insert_threads;
+if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
+const err36 = {instancePath:instancePath+"/engine_max_insert_threads",keyword:"type",params:{type: schema57.properties.engine_max_insert_threads.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 16 || isNaN(data6)){
+const err37 = {instancePath:instancePath+"/engine_max_insert_threads",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(data6 < 0 || isNaN(data6)){
+const err38 = {instancePath:instancePath+"/engine_max_insert_threads",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(!(formats26.validate(data6))){
+const err39 = {instancePath:instancePath+"/engine_max_insert_threads",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+if(data.engine_min_insert_block_size_bytes !== undefined){
+let data7 = data.engine_min_insert_block_size_bytes;
+if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
+const err40 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",keyword:"type",params:{type: schema57.properties.engine_min_insert_block_size_bytes.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 > 10737418240 || isNaN(data7)){
+const err41 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",keyword:"maximum",params:{comparison: "<=", limit: 10737418240},message:"must be <= 10737418240"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data7 < 0 || isNaN(data7)){
+const err42 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+if(!(formats26.validate(data7))){
+const err43 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+}
+if(data.engine_max_download_threads !== undefined){
+let data8 = data.engine_max_download_threads;
+if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
+const err44 = {instancePath:instancePath+"/engine_max_download_threads",keyword:"type",params:{type: schema57.properties.engine_max_download_threads.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 32 || isNaN(data8)){
+const err45 = {instancePath:instancePath+"/engine_max_download_threads",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+if(data8 < 0 || isNaN(data8)){
+const err46 = {instancePath:instancePath+"/engine_max_download_threads",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if(!(formats26.validate(data8))){
+const err47 = {instancePath:instancePath+"/engine_max_download_threads",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+if(data.engine_parallel_distributed_insert_select !== undefined){
+let data9 = data.engine_parallel_distributed_insert_select;
+if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
+const err48 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",keyword:"type",params:{type: schema57.properties.engine_parallel_distributed_insert_select.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 2 || isNaN(data9)){
+const err49 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+if(data9 < 0 || isNaN(data9)){
+const err50 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(!(formats26.validate(data9))){
+const err51 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.object_storage_use_cluster_function !== undefined){
+let data10 = data.object_storage_use_cluster_function;
+if((typeof data10 !== "boolean") && (data10 !== null)){
+const err52 = {instancePath:instancePath+"/object_storage_use_cluster_function",keyword:"type",params:{type: schema57.properties.object_storage_use_cluster_function.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data.engine_parallel_view_processing !== undefined){
+let data11 = data.engine_parallel_view_processing;
+if((typeof data11 !== "boolean") && (data11 !== null)){
+const err53 = {instancePath:instancePath+"/engine_parallel_view_processing",keyword:"type",params:{type: schema57.properties.engine_parallel_view_processing.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+validate138.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"database":true,"table":true,"managedTable":true,"tableDefinition":true,"columns":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate109(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.id === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3438,7 +4042,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.serviceId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3448,7 +4052,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.name === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3458,7 +4062,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.state === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
+const err3 = {instancePath,keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3471,7 +4075,7 @@ if(data.id !== undefined){
 let data0 = data.id;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err4 = {instancePath:instancePath+"/id",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3482,7 +4086,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/id",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3496,7 +4100,7 @@ if(data.serviceId !== undefined){
 let data1 = data.serviceId;
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-const err6 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err6 = {instancePath:instancePath+"/serviceId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3507,7 +4111,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/serviceId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3519,7 +4123,7 @@ errors++;
 }
 if(data.name !== undefined){
 if(typeof data.name !== "string"){
-const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err8 = {instancePath:instancePath+"/name",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3530,1134 +4134,62 @@ errors++;
 }
 }
 if(data.state !== undefined){
-let data3 = data.state;
-const _errs9 = errors;
-let valid2 = false;
-const _errs10 = errors;
-if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/PipeState/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!(validate110(data.state, {instancePath:instancePath+"/state",parentData:data,parentDataProperty:"state",rootData}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+errors = vErrors.length;
+}
+}
+if(data.scaling !== undefined){
+if(!(validate112(data.scaling, {instancePath:instancePath+"/scaling",parentData:data,parentDataProperty:"scaling",rootData}))){
+vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
+errors = vErrors.length;
+}
+}
+if(data.source !== undefined){
+if(!(validate114(data.source, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+errors = vErrors.length;
+}
+}
+if(data.destination !== undefined){
+if(!(validate130(data.destination, {instancePath:instancePath+"/destination",parentData:data,parentDataProperty:"destination",rootData}))){
+vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+errors = vErrors.length;
+}
+}
+if(data.fieldMappings !== undefined){
+let data7 = data.fieldMappings;
+if(Array.isArray(data7)){
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate136(data7[i0], {instancePath:instancePath+"/fieldMappings/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/fieldMappings",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err9];
 }
 else {
 vErrors.push(err9);
-}
-errors++;
-}
-if(!(((((((((((((((data3 === "Unknown") || (data3 === "Provisioning")) || (data3 === "Running")) || (data3 === "Degraded")) || (data3 === "Stopping")) || (data3 === "Stopped")) || (data3 === "Failed")) || (data3 === "Completed")) || (data3 === "InternalError")) || (data3 === "Setup")) || (data3 === "Snapshot")) || (data3 === "Paused")) || (data3 === "Pausing")) || (data3 === "Modifying")) || (data3 === "Resync"))){
-const err10 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/PipeState/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema78.anyOf[0].enum},message:"must be equal to one of the allowed values"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-var _valid0 = _errs10 === errors;
-valid2 = valid2 || _valid0;
-const _errs12 = errors;
-if(typeof data3 !== "string"){
-const err11 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/PipeState/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid0 = _errs12 === errors;
-valid2 = valid2 || _valid0;
-if(!valid2){
-const err12 = {instancePath:instancePath+"/state",schemaPath:"#/components/schemas/PipeState/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.scaling !== undefined){
-let data4 = data.scaling;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.replicas !== undefined){
-let data5 = data4.replicas;
-if(!((typeof data5 == "number") && (isFinite(data5)))){
-const err13 = {instancePath:instancePath+"/scaling/replicas",schemaPath:"#/components/schemas/PipeScaling/properties/replicas/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data4.concurrency !== undefined){
-let data6 = data4.concurrency;
-if(!((typeof data6 == "number") && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/scaling/concurrency",schemaPath:"#/components/schemas/PipeScaling/properties/concurrency/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data4.replicaCpuMillicores !== undefined){
-let data7 = data4.replicaCpuMillicores;
-if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err15 = {instancePath:instancePath+"/scaling/replicaCpuMillicores",schemaPath:"#/components/schemas/PipeScaling/properties/replicaCpuMillicores/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data4.replicaMemoryGb !== undefined){
-let data8 = data4.replicaMemoryGb;
-if(!((typeof data8 == "number") && (isFinite(data8)))){
-const err16 = {instancePath:instancePath+"/scaling/replicaMemoryGb",schemaPath:"#/components/schemas/PipeScaling/properties/replicaMemoryGb/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/scaling",schemaPath:"#/components/schemas/PipeScaling/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-if(data.source !== undefined){
-if(!(validate46(data.source, {instancePath:instancePath+"/source",parentData:data,parentDataProperty:"source",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-errors = vErrors.length;
-}
-}
-if(data.destination !== undefined){
-if(!(validate52(data.destination, {instancePath:instancePath+"/destination",parentData:data,parentDataProperty:"destination",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
-errors = vErrors.length;
-}
-}
-if(data.fieldMappings !== undefined){
-let data11 = data.fieldMappings;
-if(Array.isArray(data11)){
-const len0 = data11.length;
-for(let i0=0; i0<len0; i0++){
-let data12 = data11[i0];
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.sourceField !== undefined){
-if(typeof data12.sourceField !== "string"){
-const err18 = {instancePath:instancePath+"/fieldMappings/" + i0+"/sourceField",schemaPath:"#/components/schemas/FieldMapping/properties/sourceField/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data12.destinationField !== undefined){
-if(typeof data12.destinationField !== "string"){
-const err19 = {instancePath:instancePath+"/fieldMappings/" + i0+"/destinationField",schemaPath:"#/components/schemas/FieldMapping/properties/destinationField/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-}
-else {
-const err20 = {instancePath:instancePath+"/fieldMappings/" + i0,schemaPath:"#/components/schemas/FieldMapping/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-else {
-const err21 = {instancePath:instancePath+"/fieldMappings",schemaPath:"#/properties/fieldMappings/type",keyword:"type",params:{type: "array"},message:"must be array"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
 }
 errors++;
 }
 }
 if(data.settings !== undefined){
-let data15 = data.settings;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.streaming_max_insert_wait_ms === undefined){
-const err22 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "streaming_max_insert_wait_ms"},message:"must have required property '"+"streaming_max_insert_wait_ms"+"'"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data15.object_storage_concurrency === undefined){
-const err23 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_concurrency"},message:"must have required property '"+"object_storage_concurrency"+"'"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data15.object_storage_polling_interval_ms === undefined){
-const err24 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_polling_interval_ms"},message:"must have required property '"+"object_storage_polling_interval_ms"+"'"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(data15.object_storage_max_insert_bytes === undefined){
-const err25 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_max_insert_bytes"},message:"must have required property '"+"object_storage_max_insert_bytes"+"'"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data15.object_storage_max_file_count === undefined){
-const err26 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_max_file_count"},message:"must have required property '"+"object_storage_max_file_count"+"'"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data15.engine_max_threads === undefined){
-const err27 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_threads"},message:"must have required property '"+"engine_max_threads"+"'"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data15.engine_max_insert_threads === undefined){
-const err28 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_insert_threads"},message:"must have required property '"+"engine_max_insert_threads"+"'"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(data15.engine_min_insert_block_size_bytes === undefined){
-const err29 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_min_insert_block_size_bytes"},message:"must have required property '"+"engine_min_insert_block_size_bytes"+"'"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if(data15.engine_max_download_threads === undefined){
-const err30 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_download_threads"},message:"must have required property '"+"engine_max_download_threads"+"'"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data15.engine_parallel_distributed_insert_select === undefined){
-const err31 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_parallel_distributed_insert_select"},message:"must have required property '"+"engine_parallel_distributed_insert_select"+"'"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data15.object_storage_use_cluster_function === undefined){
-const err32 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_use_cluster_function"},message:"must have required property '"+"object_storage_use_cluster_function"+"'"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(data15.engine_parallel_view_processing === undefined){
-const err33 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_parallel_view_processing"},message:"must have required property '"+"engine_parallel_view_processing"+"'"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if(data15.streaming_max_insert_wait_ms !== undefined){
-let data16 = data15.streaming_max_insert_wait_ms;
-if((!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))) && (data16 !== null)){
-const err34 = {instancePath:instancePath+"/settings/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/type",keyword:"type",params:{type: schema92.properties.streaming_max_insert_wait_ms.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if((typeof data16 == "number") && (isFinite(data16))){
-if(data16 > 60000 || isNaN(data16)){
-const err35 = {instancePath:instancePath+"/settings/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data16 < 500 || isNaN(data16)){
-const err36 = {instancePath:instancePath+"/settings/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 500},message:"must be >= 500"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(!(formats30.validate(data16))){
-const err37 = {instancePath:instancePath+"/settings/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-if(data15.object_storage_concurrency !== undefined){
-let data17 = data15.object_storage_concurrency;
-if((!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))) && (data17 !== null)){
-const err38 = {instancePath:instancePath+"/settings/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/type",keyword:"type",params:{type: schema92.properties.object_storage_concurrency.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 35 || isNaN(data17)){
-const err39 = {instancePath:instancePath+"/settings/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 35},message:"must be <= 35"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data17 < 1 || isNaN(data17)){
-const err40 = {instancePath:instancePath+"/settings/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(!(formats30.validate(data17))){
-const err41 = {instancePath:instancePath+"/settings/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-if(data15.object_storage_polling_interval_ms !== undefined){
-let data18 = data15.object_storage_polling_interval_ms;
-if((!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))) && (data18 !== null)){
-const err42 = {instancePath:instancePath+"/settings/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/type",keyword:"type",params:{type: schema92.properties.object_storage_polling_interval_ms.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 > 3600000 || isNaN(data18)){
-const err43 = {instancePath:instancePath+"/settings/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data18 < 100 || isNaN(data18)){
-const err44 = {instancePath:instancePath+"/settings/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(!(formats30.validate(data18))){
-const err45 = {instancePath:instancePath+"/settings/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-if(data15.object_storage_max_insert_bytes !== undefined){
-let data19 = data15.object_storage_max_insert_bytes;
-if((!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))) && (data19 !== null)){
-const err46 = {instancePath:instancePath+"/settings/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/type",keyword:"type",params:{type: schema92.properties.object_storage_max_insert_bytes.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if((typeof data19 == "number") && (isFinite(data19))){
-if(data19 > 53687091200 || isNaN(data19)){
-const err47 = {instancePath:instancePath+"/settings/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 53687091200},message:"must be <= 53687091200"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data19 < 10485760 || isNaN(data19)){
-const err48 = {instancePath:instancePath+"/settings/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10485760},message:"must be >= 10485760"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(!(formats30.validate(data19))){
-const err49 = {instancePath:instancePath+"/settings/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-if(data15.object_storage_max_file_count !== undefined){
-let data20 = data15.object_storage_max_file_count;
-if((!(((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20))) && (isFinite(data20)))) && (data20 !== null)){
-const err50 = {instancePath:instancePath+"/settings/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/type",keyword:"type",params:{type: schema92.properties.object_storage_max_file_count.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if((typeof data20 == "number") && (isFinite(data20))){
-if(data20 > 10000 || isNaN(data20)){
-const err51 = {instancePath:instancePath+"/settings/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(data20 < 1 || isNaN(data20)){
-const err52 = {instancePath:instancePath+"/settings/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-if(!(formats30.validate(data20))){
-const err53 = {instancePath:instancePath+"/settings/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-if(data15.engine_max_threads !== undefined){
-let data21 = data15.engine_max_threads;
-if((!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))) && (data21 !== null)){
-const err54 = {instancePath:instancePath+"/settings/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if((typeof data21 == "number") && (isFinite(data21))){
-if(data21 > 64 || isNaN(data21)){
-const err55 = {instancePath:instancePath+"/settings/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data21 < 0 || isNaN(data21)){
-const err56 = {instancePath:instancePath+"/settings/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(!(formats30.validate(data21))){
-const err57 = {instancePath:instancePath+"/settings/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-}
-if(data15.engine_max_insert_threads !== undefined){
-let data22 = data15.engine_max_insert_threads;
-if((!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))) && (data22 !== null)){
-const err58 = {instancePath:instancePath+"/settings/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_insert_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-if((typeof data22 == "number") && (isFinite(data22))){
-if(data22 > 16 || isNaN(data22)){
-const err59 = {instancePath:instancePath+"/settings/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-if(data22 < 0 || isNaN(data22)){
-const err60 = {instancePath:instancePath+"/settings/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-if(!(formats30.validate(data22))){
-const err61 = {instancePath:instancePath+"/settings/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-}
-}
-if(data15.engine_min_insert_block_size_bytes !== undefined){
-let data23 = data15.engine_min_insert_block_size_bytes;
-if((!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))) && (data23 !== null)){
-const err62 = {instancePath:instancePath+"/settings/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/type",keyword:"type",params:{type: schema92.properties.engine_min_insert_block_size_bytes.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 > 10737418240 || isNaN(data23)){
-const err63 = {instancePath:instancePath+"/settings/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10737418240},message:"must be <= 10737418240"};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-if(data23 < 0 || isNaN(data23)){
-const err64 = {instancePath:instancePath+"/settings/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-if(!(formats30.validate(data23))){
-const err65 = {instancePath:instancePath+"/settings/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-if(data15.engine_max_download_threads !== undefined){
-let data24 = data15.engine_max_download_threads;
-if((!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))) && (data24 !== null)){
-const err66 = {instancePath:instancePath+"/settings/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_download_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 > 32 || isNaN(data24)){
-const err67 = {instancePath:instancePath+"/settings/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-if(data24 < 0 || isNaN(data24)){
-const err68 = {instancePath:instancePath+"/settings/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
-errors++;
-}
-if(!(formats30.validate(data24))){
-const err69 = {instancePath:instancePath+"/settings/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
-errors++;
-}
-}
-}
-if(data15.engine_parallel_distributed_insert_select !== undefined){
-let data25 = data15.engine_parallel_distributed_insert_select;
-if((!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))) && (data25 !== null)){
-const err70 = {instancePath:instancePath+"/settings/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/type",keyword:"type",params:{type: schema92.properties.engine_parallel_distributed_insert_select.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
-errors++;
-}
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 > 2 || isNaN(data25)){
-const err71 = {instancePath:instancePath+"/settings/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2"};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
-errors++;
-}
-if(data25 < 0 || isNaN(data25)){
-const err72 = {instancePath:instancePath+"/settings/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
-errors++;
-}
-if(!(formats30.validate(data25))){
-const err73 = {instancePath:instancePath+"/settings/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-}
-}
-if(data15.object_storage_use_cluster_function !== undefined){
-let data26 = data15.object_storage_use_cluster_function;
-if((typeof data26 !== "boolean") && (data26 !== null)){
-const err74 = {instancePath:instancePath+"/settings/object_storage_use_cluster_function",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_use_cluster_function/type",keyword:"type",params:{type: schema92.properties.object_storage_use_cluster_function.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-}
-if(data15.engine_parallel_view_processing !== undefined){
-let data27 = data15.engine_parallel_view_processing;
-if((typeof data27 !== "boolean") && (data27 !== null)){
-const err75 = {instancePath:instancePath+"/settings/engine_parallel_view_processing",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_view_processing/type",keyword:"type",params:{type: schema92.properties.engine_parallel_view_processing.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
-errors++;
-}
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/settings",schemaPath:"#/components/schemas/PipeSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
-errors++;
+if(!(validate138(data.settings, {instancePath:instancePath+"/settings",parentData:data,parentDataProperty:"settings",rootData}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
 }
 }
 if(data.createdAt !== undefined){
-let data28 = data.createdAt;
-if(typeof data28 === "string"){
-if(!(formats6(data28))){
-const err77 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/createdAt",schemaPath:"#/properties/createdAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
-errors++;
-}
-}
-if(data.updatedAt !== undefined){
-let data29 = data.updatedAt;
-if(typeof data29 === "string"){
-if(!(formats6(data29))){
-const err79 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/updatedAt",schemaPath:"#/properties/updatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-}
-else {
-const err81 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
-errors++;
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-validate45.evaluated = {"props":{"id":true,"serviceId":true,"name":true,"state":true,"scaling":true,"source":true,"destination":true,"fieldMappings":true,"settings":true,"createdAt":true,"updatedAt":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.requestId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.status !== undefined){
-let data0 = data.status;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/EnvelopeStatus/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.requestId !== undefined){
-let data1 = data.requestId;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-if(!(validate45(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate44.errors = vErrors;
-return errors === 0;
-}
-validate44.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate44(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
-errors = vErrors.length;
-}
-validate43.errors = vErrors;
-return errors === 0;
-}
-validate43.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
-
-const getPipeSettings_params = validate56;
-const schema93 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"},"pipeId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId","pipeId"],"additionalProperties":false};
-
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.organizationId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.serviceId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.pipeId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pipeId"},message:"must have required property '"+"pipeId"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-for(const key0 in data){
-if(!(((key0 === "organizationId") || (key0 === "serviceId")) || (key0 === "pipeId"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.organizationId !== undefined){
-let data0 = data.organizationId;
-if(typeof data0 === "string"){
-if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.serviceId !== undefined){
-let data1 = data.serviceId;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err6 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data.pipeId !== undefined){
-let data2 = data.pipeId;
-if(typeof data2 === "string"){
-if(!(formats0(data2))){
-const err8 = {instancePath:instancePath+"/pipeId",schemaPath:"#/properties/pipeId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-else {
-const err9 = {instancePath:instancePath+"/pipeId",schemaPath:"#/properties/pipeId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+let data10 = data.createdAt;
+if(typeof data10 === "string"){
+if(!(formats6(data10))){
+const err10 = {instancePath:instancePath+"/createdAt",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4666,149 +4198,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate56.errors = vErrors;
-return errors === 0;
-}
-validate56.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const getPipeSettings_response = validate57;
-const schema94 = {"$ref":"management.json#/components/schemas/PipeSettingsResponse"};
-const schema95 = {"type":"object","description":"Envelope of the settings of a pipe.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"$ref":"#/components/schemas/PipeSettings"}}};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
-if(vErrors === null){
-vErrors = [err0];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.requestId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.status !== undefined){
-let data0 = data.status;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/EnvelopeStatus/type",keyword:"type",params:{type: "number"},message:"must be number"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.requestId !== undefined){
-let data1 = data.requestId;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-let data2 = data.result;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.streaming_max_insert_wait_ms === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "streaming_max_insert_wait_ms"},message:"must have required property '"+"streaming_max_insert_wait_ms"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data2.object_storage_concurrency === undefined){
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_concurrency"},message:"must have required property '"+"object_storage_concurrency"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data2.object_storage_polling_interval_ms === undefined){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_polling_interval_ms"},message:"must have required property '"+"object_storage_polling_interval_ms"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2.object_storage_max_insert_bytes === undefined){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_max_insert_bytes"},message:"must have required property '"+"object_storage_max_insert_bytes"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data2.object_storage_max_file_count === undefined){
-const err10 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_max_file_count"},message:"must have required property '"+"object_storage_max_file_count"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2.engine_max_threads === undefined){
-const err11 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_threads"},message:"must have required property '"+"engine_max_threads"+"'"};
+const err11 = {instancePath:instancePath+"/createdAt",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4817,8 +4209,12 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data2.engine_max_insert_threads === undefined){
-const err12 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_insert_threads"},message:"must have required property '"+"engine_max_insert_threads"+"'"};
+}
+if(data.updatedAt !== undefined){
+let data11 = data.updatedAt;
+if(typeof data11 === "string"){
+if(!(formats6(data11))){
+const err12 = {instancePath:instancePath+"/updatedAt",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4827,8 +4223,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-if(data2.engine_min_insert_block_size_bytes === undefined){
-const err13 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_min_insert_block_size_bytes"},message:"must have required property '"+"engine_min_insert_block_size_bytes"+"'"};
+}
+else {
+const err13 = {instancePath:instancePath+"/updatedAt",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4837,8 +4234,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(data2.engine_max_download_threads === undefined){
-const err14 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_download_threads"},message:"must have required property '"+"engine_max_download_threads"+"'"};
+}
+}
+else {
+const err14 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4847,576 +4246,87 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data2.engine_parallel_distributed_insert_select === undefined){
-const err15 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_parallel_distributed_insert_select"},message:"must have required property '"+"engine_parallel_distributed_insert_select"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data2.object_storage_use_cluster_function === undefined){
-const err16 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_use_cluster_function"},message:"must have required property '"+"object_storage_use_cluster_function"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data2.engine_parallel_view_processing === undefined){
-const err17 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_parallel_view_processing"},message:"must have required property '"+"engine_parallel_view_processing"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data2.streaming_max_insert_wait_ms !== undefined){
-let data3 = data2.streaming_max_insert_wait_ms;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err18 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/type",keyword:"type",params:{type: schema92.properties.streaming_max_insert_wait_ms.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 60000 || isNaN(data3)){
-const err19 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data3 < 500 || isNaN(data3)){
-const err20 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 500},message:"must be >= 500"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(!(formats30.validate(data3))){
-const err21 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_concurrency !== undefined){
-let data4 = data2.object_storage_concurrency;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err22 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/type",keyword:"type",params:{type: schema92.properties.object_storage_concurrency.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 35 || isNaN(data4)){
-const err23 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 35},message:"must be <= 35"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err24 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(!(formats30.validate(data4))){
-const err25 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_polling_interval_ms !== undefined){
-let data5 = data2.object_storage_polling_interval_ms;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err26 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/type",keyword:"type",params:{type: schema92.properties.object_storage_polling_interval_ms.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 3600000 || isNaN(data5)){
-const err27 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data5 < 100 || isNaN(data5)){
-const err28 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(!(formats30.validate(data5))){
-const err29 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_max_insert_bytes !== undefined){
-let data6 = data2.object_storage_max_insert_bytes;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err30 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/type",keyword:"type",params:{type: schema92.properties.object_storage_max_insert_bytes.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 53687091200 || isNaN(data6)){
-const err31 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 53687091200},message:"must be <= 53687091200"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data6 < 10485760 || isNaN(data6)){
-const err32 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10485760},message:"must be >= 10485760"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(!(formats30.validate(data6))){
-const err33 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_max_file_count !== undefined){
-let data7 = data2.object_storage_max_file_count;
-if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-const err34 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/type",keyword:"type",params:{type: schema92.properties.object_storage_max_file_count.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 10000 || isNaN(data7)){
-const err35 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data7 < 1 || isNaN(data7)){
-const err36 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(!(formats30.validate(data7))){
-const err37 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-if(data2.engine_max_threads !== undefined){
-let data8 = data2.engine_max_threads;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err38 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 64 || isNaN(data8)){
-const err39 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err40 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(!(formats30.validate(data8))){
-const err41 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-if(data2.engine_max_insert_threads !== undefined){
-let data9 = data2.engine_max_insert_threads;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-const err42 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_insert_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 16 || isNaN(data9)){
-const err43 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data9 < 0 || isNaN(data9)){
-const err44 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(!(formats30.validate(data9))){
-const err45 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-if(data2.engine_min_insert_block_size_bytes !== undefined){
-let data10 = data2.engine_min_insert_block_size_bytes;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-const err46 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/type",keyword:"type",params:{type: schema92.properties.engine_min_insert_block_size_bytes.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 10737418240 || isNaN(data10)){
-const err47 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10737418240},message:"must be <= 10737418240"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data10 < 0 || isNaN(data10)){
-const err48 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(!(formats30.validate(data10))){
-const err49 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-if(data2.engine_max_download_threads !== undefined){
-let data11 = data2.engine_max_download_threads;
-if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)){
-const err50 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_download_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 32 || isNaN(data11)){
-const err51 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(data11 < 0 || isNaN(data11)){
-const err52 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-if(!(formats30.validate(data11))){
-const err53 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-if(data2.engine_parallel_distributed_insert_select !== undefined){
-let data12 = data2.engine_parallel_distributed_insert_select;
-if((!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))) && (data12 !== null)){
-const err54 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/type",keyword:"type",params:{type: schema92.properties.engine_parallel_distributed_insert_select.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 2 || isNaN(data12)){
-const err55 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data12 < 0 || isNaN(data12)){
-const err56 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(!(formats30.validate(data12))){
-const err57 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_use_cluster_function !== undefined){
-let data13 = data2.object_storage_use_cluster_function;
-if((typeof data13 !== "boolean") && (data13 !== null)){
-const err58 = {instancePath:instancePath+"/result/object_storage_use_cluster_function",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_use_cluster_function/type",keyword:"type",params:{type: schema92.properties.object_storage_use_cluster_function.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data2.engine_parallel_view_processing !== undefined){
-let data14 = data2.engine_parallel_view_processing;
-if((typeof data14 !== "boolean") && (data14 !== null)){
-const err59 = {instancePath:instancePath+"/result/engine_parallel_view_processing",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_view_processing/type",keyword:"type",params:{type: schema92.properties.engine_parallel_view_processing.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-validate58.errors = vErrors;
+validate109.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
-if(!(validate58(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+errors++;
+}
+if(data.requestId === undefined){
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.status !== undefined){
+if(!(validate55(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
 errors = vErrors.length;
 }
-validate57.errors = vErrors;
+}
+if(data.requestId !== undefined){
+if(!(validate57(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.result !== undefined){
+if(!(validate109(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate106.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
-const updatePipeSettings_params = validate60;
-const schema99 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"},"pipeId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId","pipeId"],"additionalProperties":false};
+const getPipeSettings_params = validate141;
+const schema58 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"},"pipeId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId","pipeId"],"additionalProperties":false};
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.organizationId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5426,7 +4336,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.serviceId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5436,7 +4346,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.pipeId === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "pipeId"},message:"must have required property '"+"pipeId"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "pipeId"},message:"must have required property '"+"pipeId"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -5447,7 +4357,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((key0 === "organizationId") || (key0 === "serviceId")) || (key0 === "pipeId"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -5461,7 +4371,7 @@ if(data.organizationId !== undefined){
 let data0 = data.organizationId;
 if(typeof data0 === "string"){
 if(!(formats0(data0))){
-const err4 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err4 = {instancePath:instancePath+"/organizationId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -5472,7 +4382,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/organizationId",schemaPath:"#/properties/organizationId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err5 = {instancePath:instancePath+"/organizationId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -5486,7 +4396,7 @@ if(data.serviceId !== undefined){
 let data1 = data.serviceId;
 if(typeof data1 === "string"){
 if(!(formats0(data1))){
-const err6 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err6 = {instancePath:instancePath+"/serviceId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -5497,7 +4407,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/serviceId",schemaPath:"#/properties/serviceId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err7 = {instancePath:instancePath+"/serviceId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5511,7 +4421,7 @@ if(data.pipeId !== undefined){
 let data2 = data.pipeId;
 if(typeof data2 === "string"){
 if(!(formats0(data2))){
-const err8 = {instancePath:instancePath+"/pipeId",schemaPath:"#/properties/pipeId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+const err8 = {instancePath:instancePath+"/pipeId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -5522,7 +4432,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath:instancePath+"/pipeId",schemaPath:"#/properties/pipeId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err9 = {instancePath:instancePath+"/pipeId",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -5534,7 +4444,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err10 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -5543,42 +4453,778 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate60.errors = vErrors;
+validate141.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const updatePipeSettings_body = validate61;
-const schema100 = {"$ref":"management.json#/components/schemas/PipeSettingsUpdate"};
-const schema101 = {"type":"object","description":"Replacement settings of a pipe (PUT replaces them all). Every field is\noptional: a field left out and a field set to `null` both mean \"use the\nservice default\", so `{}` resets every setting. Bounds are inclusive.\nUnknown fields are rejected.\n","additionalProperties":false,"properties":{"streaming_max_insert_wait_ms":{"$ref":"#/components/schemas/streaming_max_insert_wait_ms"},"object_storage_concurrency":{"$ref":"#/components/schemas/object_storage_concurrency"},"object_storage_polling_interval_ms":{"$ref":"#/components/schemas/object_storage_polling_interval_ms"},"object_storage_max_insert_bytes":{"$ref":"#/components/schemas/object_storage_max_insert_bytes"},"object_storage_max_file_count":{"$ref":"#/components/schemas/object_storage_max_file_count"},"engine_max_threads":{"$ref":"#/components/schemas/engine_max_threads"},"engine_max_insert_threads":{"$ref":"#/components/schemas/engine_max_insert_threads"},"engine_min_insert_block_size_bytes":{"$ref":"#/components/schemas/engine_min_insert_block_size_bytes"},"engine_max_download_threads":{"$ref":"#/components/schemas/engine_max_download_threads"},"engine_parallel_distributed_insert_select":{"$ref":"#/components/schemas/engine_parallel_distributed_insert_select"},"object_storage_use_cluster_function":{"$ref":"#/components/schemas/object_storage_use_cluster_function"},"engine_parallel_view_processing":{"$ref":"#/components/schemas/engine_parallel_view_processing"}}};
-const schema102 = {"type":["integer","null"],"format":"int64","minimum":500,"maximum":60000,"description":"Maximum wait, in milliseconds, before inserting streamed data. From 500 to 60000; null means the service default."};
-const schema103 = {"type":["integer","null"],"format":"int64","minimum":1,"maximum":35,"description":"Number of concurrent file-processing threads. From 1 to 35; null means the service default."};
-const schema104 = {"type":["integer","null"],"format":"int64","minimum":100,"maximum":3600000,"description":"Refresh interval, in milliseconds, for checking continuous ingest for new object data. From 100 to 3600000; null means the service default."};
-const schema105 = {"type":["integer","null"],"format":"int64","minimum":10485760,"maximum":53687091200,"description":"Bytes processed in a single insert batch. From 10485760 to 53687091200; null means the service default."};
-const schema106 = {"type":["integer","null"],"format":"int64","minimum":1,"maximum":10000,"description":"Maximum number of files in a single insert batch. From 1 to 10000; null means the service default."};
-const schema107 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":64,"description":"Maximum concurrent threads for file processing. From 0 to 64; null means the service default."};
-const schema108 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":16,"description":"Maximum concurrent insert threads. From 0 to 16; null means the service default."};
-const schema109 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":10737418240,"description":"Minimum insert block size, in bytes. From 0 to 10737418240; null means the service default."};
-const schema110 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":32,"description":"Maximum concurrent download threads. From 0 to 32; null means the service default."};
-const schema111 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":2,"description":"Parallel distributed insert-select mode. From 0 to 2; null means the service default."};
-const schema112 = {"type":["boolean","null"],"description":"Whether the cluster function is used for distributed processing. Null means the service default."};
-const schema113 = {"type":["boolean","null"],"description":"Whether pushing to attached views is concurrent instead of sequential. Null means the service default."};
-const func8 = Object.prototype.hasOwnProperty;
+const getPipeSettings_response = validate142;
+const schema59 = {"type":"object","description":"Envelope of the settings of a pipe.","required":["status","requestId","result"],"properties":{"status":{"$ref":"#/components/schemas/EnvelopeStatus"},"requestId":{"$ref":"#/components/schemas/RequestId"},"result":{"$ref":"#/components/schemas/PipeSettings"}}};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err0];
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+else {
+vErrors.push(err0);
 }
+errors++;
+}
+if(data.requestId === undefined){
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.result === undefined){
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.status !== undefined){
+if(!(validate55(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.requestId !== undefined){
+if(!(validate57(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.result !== undefined){
+if(!(validate138(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate142.errors = vErrors;
+return errors === 0;
+}
+
+const updatePipeSettings_params = validate146;
+const schema60 = {"type":"object","properties":{"organizationId":{"type":"string","format":"uuid"},"serviceId":{"type":"string","format":"uuid"},"pipeId":{"type":"string","format":"uuid"}},"required":["organizationId","serviceId","pipeId"],"additionalProperties":false};
+
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.organizationId === undefined){
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "organizationId"},message:"must have required property '"+"organizationId"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.serviceId === undefined){
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "serviceId"},message:"must have required property '"+"serviceId"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.pipeId === undefined){
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "pipeId"},message:"must have required property '"+"pipeId"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((key0 === "organizationId") || (key0 === "serviceId")) || (key0 === "pipeId"))){
+const err3 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.organizationId !== undefined){
+let data0 = data.organizationId;
+if(typeof data0 === "string"){
+if(!(formats0(data0))){
+const err4 = {instancePath:instancePath+"/organizationId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/organizationId",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.serviceId !== undefined){
+let data1 = data.serviceId;
+if(typeof data1 === "string"){
+if(!(formats0(data1))){
+const err6 = {instancePath:instancePath+"/serviceId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/serviceId",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.pipeId !== undefined){
+let data2 = data.pipeId;
+if(typeof data2 === "string"){
+if(!(formats0(data2))){
+const err8 = {instancePath:instancePath+"/pipeId",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/pipeId",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate146.errors = vErrors;
+return errors === 0;
+}
+
+const updatePipeSettings_body = validate147;
+const schema61 = {"type":"object","description":"Replacement settings of a pipe (PUT replaces them all). Every field is\noptional: a field left out and a field set to `null` both mean \"use the\nservice default\", so `{}` resets every setting. Bounds are inclusive.\nUnknown fields are rejected.\n","additionalProperties":false,"properties":{"streaming_max_insert_wait_ms":{"$ref":"#/components/schemas/streaming_max_insert_wait_ms"},"object_storage_concurrency":{"$ref":"#/components/schemas/object_storage_concurrency"},"object_storage_polling_interval_ms":{"$ref":"#/components/schemas/object_storage_polling_interval_ms"},"object_storage_max_insert_bytes":{"$ref":"#/components/schemas/object_storage_max_insert_bytes"},"object_storage_max_file_count":{"$ref":"#/components/schemas/object_storage_max_file_count"},"engine_max_threads":{"$ref":"#/components/schemas/engine_max_threads"},"engine_max_insert_threads":{"$ref":"#/components/schemas/engine_max_insert_threads"},"engine_min_insert_block_size_bytes":{"$ref":"#/components/schemas/engine_min_insert_block_size_bytes"},"engine_max_download_threads":{"$ref":"#/components/schemas/engine_max_download_threads"},"engine_parallel_distributed_insert_select":{"$ref":"#/components/schemas/engine_parallel_distributed_insert_select"},"object_storage_use_cluster_function":{"$ref":"#/components/schemas/object_storage_use_cluster_function"},"engine_parallel_view_processing":{"$ref":"#/components/schemas/engine_parallel_view_processing"}}};
+const func3 = Object.prototype.hasOwnProperty;
+const schema62 = {"type":["integer","null"],"format":"int64","minimum":500,"maximum":60000,"description":"Maximum wait, in milliseconds, before inserting streamed data. From 500 to 60000; null means the service default."};
+
+function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema62.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 60000 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 500 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 500},message:"must be >= 500"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate148.errors = vErrors;
+return errors === 0;
+}
+
+const schema63 = {"type":["integer","null"],"format":"int64","minimum":1,"maximum":35,"description":"Number of concurrent file-processing threads. From 1 to 35; null means the service default."};
+
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema63.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 35 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 35},message:"must be <= 35"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate150.errors = vErrors;
+return errors === 0;
+}
+
+const schema64 = {"type":["integer","null"],"format":"int64","minimum":100,"maximum":3600000,"description":"Refresh interval, in milliseconds, for checking continuous ingest for new object data. From 100 to 3600000; null means the service default."};
+
+function validate152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema64.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 3600000 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 100 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate152.errors = vErrors;
+return errors === 0;
+}
+
+const schema65 = {"type":["integer","null"],"format":"int64","minimum":10485760,"maximum":53687091200,"description":"Bytes processed in a single insert batch. From 10485760 to 53687091200; null means the service default."};
+
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema65.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 53687091200 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 53687091200},message:"must be <= 53687091200"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 10485760 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 10485760},message:"must be >= 10485760"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate154.errors = vErrors;
+return errors === 0;
+}
+
+const schema66 = {"type":["integer","null"],"format":"int64","minimum":1,"maximum":10000,"description":"Maximum number of files in a single insert batch. From 1 to 10000; null means the service default."};
+
+function validate156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema66.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 10000 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 1 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate156.errors = vErrors;
+return errors === 0;
+}
+
+const schema67 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":64,"description":"Maximum concurrent threads for file processing. From 0 to 64; null means the service default."};
+
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema67.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 64 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate158.errors = vErrors;
+return errors === 0;
+}
+
+const schema68 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":16,"description":"Maximum concurrent insert threads. From 0 to 16; null means the service default."};
+
+function validate160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema68.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 16 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate160.errors = vErrors;
+return errors === 0;
+}
+
+const schema69 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":10737418240,"description":"Minimum insert block size, in bytes. From 0 to 10737418240; null means the service default."};
+
+function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema69.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 10737418240 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 10737418240},message:"must be <= 10737418240"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate162.errors = vErrors;
+return errors === 0;
+}
+
+const schema70 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":32,"description":"Maximum concurrent download threads. From 0 to 32; null means the service default."};
+
+function validate164(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema70.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 32 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate164.errors = vErrors;
+return errors === 0;
+}
+
+const schema71 = {"type":["integer","null"],"format":"int64","minimum":0,"maximum":2,"description":"Parallel distributed insert-select mode. From 0 to 2; null means the service default."};
+
+function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((!(((typeof data == "number") && (!(data % 1) && !isNaN(data))) && (isFinite(data)))) && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema71.type},message:"must be integer,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if((typeof data == "number") && (isFinite(data))){
+if(data > 2 || isNaN(data)){
+const err1 = {instancePath,keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data < 0 || isNaN(data)){
+const err2 = {instancePath,keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(formats26.validate(data))){
+const err3 = {instancePath,keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+validate166.errors = vErrors;
+return errors === 0;
+}
+
+const schema72 = {"type":["boolean","null"],"description":"Whether the cluster function is used for distributed processing. Null means the service default."};
+
+function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((typeof data !== "boolean") && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema72.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate168.errors = vErrors;
+return errors === 0;
+}
+
+const schema73 = {"type":["boolean","null"],"description":"Whether pushing to attached views is concurrent instead of sequential. Null means the service default."};
+
+function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if((typeof data !== "boolean") && (data !== null)){
+const err0 = {instancePath,keyword:"type",params:{type: schema73.type},message:"must be boolean,null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate170.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func8.call(schema101.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(!(func3.call(schema61.properties, key0))){
+const err0 = {instancePath,keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5589,9 +5235,80 @@ errors++;
 }
 }
 if(data.streaming_max_insert_wait_ms !== undefined){
-let data0 = data.streaming_max_insert_wait_ms;
-if((!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))) && (data0 !== null)){
-const err1 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/streaming_max_insert_wait_ms/type",keyword:"type",params:{type: schema102.type},message:"must be integer,null"};
+if(!(validate148(data.streaming_max_insert_wait_ms, {instancePath:instancePath+"/streaming_max_insert_wait_ms",parentData:data,parentDataProperty:"streaming_max_insert_wait_ms",rootData}))){
+vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+errors = vErrors.length;
+}
+}
+if(data.object_storage_concurrency !== undefined){
+if(!(validate150(data.object_storage_concurrency, {instancePath:instancePath+"/object_storage_concurrency",parentData:data,parentDataProperty:"object_storage_concurrency",rootData}))){
+vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+errors = vErrors.length;
+}
+}
+if(data.object_storage_polling_interval_ms !== undefined){
+if(!(validate152(data.object_storage_polling_interval_ms, {instancePath:instancePath+"/object_storage_polling_interval_ms",parentData:data,parentDataProperty:"object_storage_polling_interval_ms",rootData}))){
+vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+errors = vErrors.length;
+}
+}
+if(data.object_storage_max_insert_bytes !== undefined){
+if(!(validate154(data.object_storage_max_insert_bytes, {instancePath:instancePath+"/object_storage_max_insert_bytes",parentData:data,parentDataProperty:"object_storage_max_insert_bytes",rootData}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+errors = vErrors.length;
+}
+}
+if(data.object_storage_max_file_count !== undefined){
+if(!(validate156(data.object_storage_max_file_count, {instancePath:instancePath+"/object_storage_max_file_count",parentData:data,parentDataProperty:"object_storage_max_file_count",rootData}))){
+vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+errors = vErrors.length;
+}
+}
+if(data.engine_max_threads !== undefined){
+if(!(validate158(data.engine_max_threads, {instancePath:instancePath+"/engine_max_threads",parentData:data,parentDataProperty:"engine_max_threads",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+errors = vErrors.length;
+}
+}
+if(data.engine_max_insert_threads !== undefined){
+if(!(validate160(data.engine_max_insert_threads, {instancePath:instancePath+"/engine_max_insert_threads",parentData:data,parentDataProperty:"engine_max_insert_threads",rootData}))){
+vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+errors = vErrors.length;
+}
+}
+if(data.engine_min_insert_block_size_bytes !== undefined){
+if(!(validate162(data.engine_min_insert_block_size_bytes, {instancePath:instancePath+"/engine_min_insert_block_size_bytes",parentData:data,parentDataProperty:"engine_min_insert_block_size_bytes",rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+errors = vErrors.length;
+}
+}
+if(data.engine_max_download_threads !== undefined){
+if(!(validate164(data.engine_max_download_threads, {instancePath:instancePath+"/engine_max_download_threads",parentData:data,parentDataProperty:"engine_max_download_threads",rootData}))){
+vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+errors = vErrors.length;
+}
+}
+if(data.engine_parallel_distributed_insert_select !== undefined){
+if(!(validate166(data.engine_parallel_distributed_insert_select, {instancePath:instancePath+"/engine_parallel_distributed_insert_select",parentData:data,parentDataProperty:"engine_parallel_distributed_insert_select",rootData}))){
+vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+errors = vErrors.length;
+}
+}
+if(data.object_storage_use_cluster_function !== undefined){
+if(!(validate168(data.object_storage_use_cluster_function, {instancePath:instancePath+"/object_storage_use_cluster_function",parentData:data,parentDataProperty:"object_storage_use_cluster_function",rootData}))){
+vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+errors = vErrors.length;
+}
+}
+if(data.engine_parallel_view_processing !== undefined){
+if(!(validate170(data.engine_parallel_view_processing, {instancePath:instancePath+"/engine_parallel_view_processing",parentData:data,parentDataProperty:"engine_parallel_view_processing",rootData}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -5600,522 +5317,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-if((typeof data0 == "number") && (isFinite(data0))){
-if(data0 > 60000 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/streaming_max_insert_wait_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data0 < 500 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/streaming_max_insert_wait_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 500},message:"must be >= 500"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(!(formats30.validate(data0))){
-const err4 = {instancePath:instancePath+"/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/streaming_max_insert_wait_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-if(data.object_storage_concurrency !== undefined){
-let data1 = data.object_storage_concurrency;
-if((!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))) && (data1 !== null)){
-const err5 = {instancePath:instancePath+"/object_storage_concurrency",schemaPath:"#/components/schemas/object_storage_concurrency/type",keyword:"type",params:{type: schema103.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 35 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/object_storage_concurrency",schemaPath:"#/components/schemas/object_storage_concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 35},message:"must be <= 35"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data1 < 1 || isNaN(data1)){
-const err7 = {instancePath:instancePath+"/object_storage_concurrency",schemaPath:"#/components/schemas/object_storage_concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(!(formats30.validate(data1))){
-const err8 = {instancePath:instancePath+"/object_storage_concurrency",schemaPath:"#/components/schemas/object_storage_concurrency/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-if(data.object_storage_polling_interval_ms !== undefined){
-let data2 = data.object_storage_polling_interval_ms;
-if((!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))) && (data2 !== null)){
-const err9 = {instancePath:instancePath+"/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/object_storage_polling_interval_ms/type",keyword:"type",params:{type: schema104.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if((typeof data2 == "number") && (isFinite(data2))){
-if(data2 > 3600000 || isNaN(data2)){
-const err10 = {instancePath:instancePath+"/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/object_storage_polling_interval_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2 < 100 || isNaN(data2)){
-const err11 = {instancePath:instancePath+"/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/object_storage_polling_interval_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(!(formats30.validate(data2))){
-const err12 = {instancePath:instancePath+"/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/object_storage_polling_interval_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-if(data.object_storage_max_insert_bytes !== undefined){
-let data3 = data.object_storage_max_insert_bytes;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err13 = {instancePath:instancePath+"/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/object_storage_max_insert_bytes/type",keyword:"type",params:{type: schema105.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 53687091200 || isNaN(data3)){
-const err14 = {instancePath:instancePath+"/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/object_storage_max_insert_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 53687091200},message:"must be <= 53687091200"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data3 < 10485760 || isNaN(data3)){
-const err15 = {instancePath:instancePath+"/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/object_storage_max_insert_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10485760},message:"must be >= 10485760"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(!(formats30.validate(data3))){
-const err16 = {instancePath:instancePath+"/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/object_storage_max_insert_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-if(data.object_storage_max_file_count !== undefined){
-let data4 = data.object_storage_max_file_count;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err17 = {instancePath:instancePath+"/object_storage_max_file_count",schemaPath:"#/components/schemas/object_storage_max_file_count/type",keyword:"type",params:{type: schema106.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 10000 || isNaN(data4)){
-const err18 = {instancePath:instancePath+"/object_storage_max_file_count",schemaPath:"#/components/schemas/object_storage_max_file_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err19 = {instancePath:instancePath+"/object_storage_max_file_count",schemaPath:"#/components/schemas/object_storage_max_file_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(!(formats30.validate(data4))){
-const err20 = {instancePath:instancePath+"/object_storage_max_file_count",schemaPath:"#/components/schemas/object_storage_max_file_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-if(data.engine_max_threads !== undefined){
-let data5 = data.engine_max_threads;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err21 = {instancePath:instancePath+"/engine_max_threads",schemaPath:"#/components/schemas/engine_max_threads/type",keyword:"type",params:{type: schema107.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 64 || isNaN(data5)){
-const err22 = {instancePath:instancePath+"/engine_max_threads",schemaPath:"#/components/schemas/engine_max_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(data5 < 0 || isNaN(data5)){
-const err23 = {instancePath:instancePath+"/engine_max_threads",schemaPath:"#/components/schemas/engine_max_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(formats30.validate(data5))){
-const err24 = {instancePath:instancePath+"/engine_max_threads",schemaPath:"#/components/schemas/engine_max_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-}
-if(data.engine_max_insert_threads !== undefined){
-let data6 = data.engine_max_insert_threads;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err25 = {instancePath:instancePath+"/engine_max_insert_threads",schemaPath:"#/components/schemas/engine_max_insert_threads/type",keyword:"type",params:{type: schema108.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 16 || isNaN(data6)){
-const err26 = {instancePath:instancePath+"/engine_max_insert_threads",schemaPath:"#/components/schemas/engine_max_insert_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if(data6 < 0 || isNaN(data6)){
-const err27 = {instancePath:instancePath+"/engine_max_insert_threads",schemaPath:"#/components/schemas/engine_max_insert_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(!(formats30.validate(data6))){
-const err28 = {instancePath:instancePath+"/engine_max_insert_threads",schemaPath:"#/components/schemas/engine_max_insert_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-if(data.engine_min_insert_block_size_bytes !== undefined){
-let data7 = data.engine_min_insert_block_size_bytes;
-if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-const err29 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/engine_min_insert_block_size_bytes/type",keyword:"type",params:{type: schema109.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 10737418240 || isNaN(data7)){
-const err30 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/engine_min_insert_block_size_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10737418240},message:"must be <= 10737418240"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if(data7 < 0 || isNaN(data7)){
-const err31 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/engine_min_insert_block_size_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(!(formats30.validate(data7))){
-const err32 = {instancePath:instancePath+"/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/engine_min_insert_block_size_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-if(data.engine_max_download_threads !== undefined){
-let data8 = data.engine_max_download_threads;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err33 = {instancePath:instancePath+"/engine_max_download_threads",schemaPath:"#/components/schemas/engine_max_download_threads/type",keyword:"type",params:{type: schema110.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 32 || isNaN(data8)){
-const err34 = {instancePath:instancePath+"/engine_max_download_threads",schemaPath:"#/components/schemas/engine_max_download_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err35 = {instancePath:instancePath+"/engine_max_download_threads",schemaPath:"#/components/schemas/engine_max_download_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(!(formats30.validate(data8))){
-const err36 = {instancePath:instancePath+"/engine_max_download_threads",schemaPath:"#/components/schemas/engine_max_download_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-}
-}
-if(data.engine_parallel_distributed_insert_select !== undefined){
-let data9 = data.engine_parallel_distributed_insert_select;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-const err37 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/engine_parallel_distributed_insert_select/type",keyword:"type",params:{type: schema111.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 2 || isNaN(data9)){
-const err38 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/engine_parallel_distributed_insert_select/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if(data9 < 0 || isNaN(data9)){
-const err39 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/engine_parallel_distributed_insert_select/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(!(formats30.validate(data9))){
-const err40 = {instancePath:instancePath+"/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/engine_parallel_distributed_insert_select/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-}
-if(data.object_storage_use_cluster_function !== undefined){
-let data10 = data.object_storage_use_cluster_function;
-if((typeof data10 !== "boolean") && (data10 !== null)){
-const err41 = {instancePath:instancePath+"/object_storage_use_cluster_function",schemaPath:"#/components/schemas/object_storage_use_cluster_function/type",keyword:"type",params:{type: schema112.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data.engine_parallel_view_processing !== undefined){
-let data11 = data.engine_parallel_view_processing;
-if((typeof data11 !== "boolean") && (data11 !== null)){
-const err42 = {instancePath:instancePath+"/engine_parallel_view_processing",schemaPath:"#/components/schemas/engine_parallel_view_processing/type",keyword:"type",params:{type: schema113.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-validate62.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const updatePipeSettings_response = validate172;
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate172(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate62(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-errors = vErrors.length;
-}
-validate61.errors = vErrors;
-return errors === 0;
-}
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
-
-const updatePipeSettings_response = validate64;
-const schema114 = {"$ref":"management.json#/components/schemas/PipeSettingsResponse"};
-
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate65.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+const err0 = {instancePath,keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6125,7 +5338,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.requestId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
+const err1 = {instancePath,keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6135,7 +5348,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.result === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
+const err2 = {instancePath,keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'"};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6145,9 +5358,26 @@ vErrors.push(err2);
 errors++;
 }
 if(data.status !== undefined){
-let data0 = data.status;
-if(!((typeof data0 == "number") && (isFinite(data0)))){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/components/schemas/EnvelopeStatus/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(!(validate55(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData}))){
+vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
+errors = vErrors.length;
+}
+}
+if(data.requestId !== undefined){
+if(!(validate57(data.requestId, {instancePath:instancePath+"/requestId",parentData:data,parentDataProperty:"requestId",rootData}))){
+vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+errors = vErrors.length;
+}
+}
+if(data.result !== undefined){
+if(!(validate138(data.result, {instancePath:instancePath+"/result",parentData:data,parentDataProperty:"result",rootData}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err3 = {instancePath,keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6156,678 +5386,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-}
-if(data.requestId !== undefined){
-let data1 = data.requestId;
-if(typeof data1 === "string"){
-if(!(formats0(data1))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-else {
-const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.result !== undefined){
-let data2 = data.result;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.streaming_max_insert_wait_ms === undefined){
-const err6 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "streaming_max_insert_wait_ms"},message:"must have required property '"+"streaming_max_insert_wait_ms"+"'"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-if(data2.object_storage_concurrency === undefined){
-const err7 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_concurrency"},message:"must have required property '"+"object_storage_concurrency"+"'"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-if(data2.object_storage_polling_interval_ms === undefined){
-const err8 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_polling_interval_ms"},message:"must have required property '"+"object_storage_polling_interval_ms"+"'"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(data2.object_storage_max_insert_bytes === undefined){
-const err9 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_max_insert_bytes"},message:"must have required property '"+"object_storage_max_insert_bytes"+"'"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data2.object_storage_max_file_count === undefined){
-const err10 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_max_file_count"},message:"must have required property '"+"object_storage_max_file_count"+"'"};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data2.engine_max_threads === undefined){
-const err11 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_threads"},message:"must have required property '"+"engine_max_threads"+"'"};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data2.engine_max_insert_threads === undefined){
-const err12 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_insert_threads"},message:"must have required property '"+"engine_max_insert_threads"+"'"};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(data2.engine_min_insert_block_size_bytes === undefined){
-const err13 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_min_insert_block_size_bytes"},message:"must have required property '"+"engine_min_insert_block_size_bytes"+"'"};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(data2.engine_max_download_threads === undefined){
-const err14 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_max_download_threads"},message:"must have required property '"+"engine_max_download_threads"+"'"};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-if(data2.engine_parallel_distributed_insert_select === undefined){
-const err15 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_parallel_distributed_insert_select"},message:"must have required property '"+"engine_parallel_distributed_insert_select"+"'"};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data2.object_storage_use_cluster_function === undefined){
-const err16 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "object_storage_use_cluster_function"},message:"must have required property '"+"object_storage_use_cluster_function"+"'"};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data2.engine_parallel_view_processing === undefined){
-const err17 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/required",keyword:"required",params:{missingProperty: "engine_parallel_view_processing"},message:"must have required property '"+"engine_parallel_view_processing"+"'"};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(data2.streaming_max_insert_wait_ms !== undefined){
-let data3 = data2.streaming_max_insert_wait_ms;
-if((!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))) && (data3 !== null)){
-const err18 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/type",keyword:"type",params:{type: schema92.properties.streaming_max_insert_wait_ms.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-if((typeof data3 == "number") && (isFinite(data3))){
-if(data3 > 60000 || isNaN(data3)){
-const err19 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 60000},message:"must be <= 60000"};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(data3 < 500 || isNaN(data3)){
-const err20 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 500},message:"must be >= 500"};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-if(!(formats30.validate(data3))){
-const err21 = {instancePath:instancePath+"/result/streaming_max_insert_wait_ms",schemaPath:"#/components/schemas/PipeSettings/properties/streaming_max_insert_wait_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_concurrency !== undefined){
-let data4 = data2.object_storage_concurrency;
-if((!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))) && (data4 !== null)){
-const err22 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/type",keyword:"type",params:{type: schema92.properties.object_storage_concurrency.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 35 || isNaN(data4)){
-const err23 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 35},message:"must be <= 35"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(data4 < 1 || isNaN(data4)){
-const err24 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-if(!(formats30.validate(data4))){
-const err25 = {instancePath:instancePath+"/result/object_storage_concurrency",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_concurrency/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_polling_interval_ms !== undefined){
-let data5 = data2.object_storage_polling_interval_ms;
-if((!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))) && (data5 !== null)){
-const err26 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/type",keyword:"type",params:{type: schema92.properties.object_storage_polling_interval_ms.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-if((typeof data5 == "number") && (isFinite(data5))){
-if(data5 > 3600000 || isNaN(data5)){
-const err27 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600000},message:"must be <= 3600000"};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-if(data5 < 100 || isNaN(data5)){
-const err28 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100"};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(!(formats30.validate(data5))){
-const err29 = {instancePath:instancePath+"/result/object_storage_polling_interval_ms",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_polling_interval_ms/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_max_insert_bytes !== undefined){
-let data6 = data2.object_storage_max_insert_bytes;
-if((!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))) && (data6 !== null)){
-const err30 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/type",keyword:"type",params:{type: schema92.properties.object_storage_max_insert_bytes.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 53687091200 || isNaN(data6)){
-const err31 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 53687091200},message:"must be <= 53687091200"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(data6 < 10485760 || isNaN(data6)){
-const err32 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10485760},message:"must be >= 10485760"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-if(!(formats30.validate(data6))){
-const err33 = {instancePath:instancePath+"/result/object_storage_max_insert_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_insert_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_max_file_count !== undefined){
-let data7 = data2.object_storage_max_file_count;
-if((!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))) && (data7 !== null)){
-const err34 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/type",keyword:"type",params:{type: schema92.properties.object_storage_max_file_count.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 > 10000 || isNaN(data7)){
-const err35 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data7 < 1 || isNaN(data7)){
-const err36 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(!(formats30.validate(data7))){
-const err37 = {instancePath:instancePath+"/result/object_storage_max_file_count",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_max_file_count/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-}
-if(data2.engine_max_threads !== undefined){
-let data8 = data2.engine_max_threads;
-if((!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))) && (data8 !== null)){
-const err38 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 64 || isNaN(data8)){
-const err39 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data8 < 0 || isNaN(data8)){
-const err40 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-if(!(formats30.validate(data8))){
-const err41 = {instancePath:instancePath+"/result/engine_max_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-}
-if(data2.engine_max_insert_threads !== undefined){
-let data9 = data2.engine_max_insert_threads;
-if((!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))) && (data9 !== null)){
-const err42 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_insert_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 16 || isNaN(data9)){
-const err43 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 16},message:"must be <= 16"};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-if(data9 < 0 || isNaN(data9)){
-const err44 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-if(!(formats30.validate(data9))){
-const err45 = {instancePath:instancePath+"/result/engine_max_insert_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_insert_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-}
-if(data2.engine_min_insert_block_size_bytes !== undefined){
-let data10 = data2.engine_min_insert_block_size_bytes;
-if((!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))) && (data10 !== null)){
-const err46 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/type",keyword:"type",params:{type: schema92.properties.engine_min_insert_block_size_bytes.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-if((typeof data10 == "number") && (isFinite(data10))){
-if(data10 > 10737418240 || isNaN(data10)){
-const err47 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10737418240},message:"must be <= 10737418240"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-if(data10 < 0 || isNaN(data10)){
-const err48 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-if(!(formats30.validate(data10))){
-const err49 = {instancePath:instancePath+"/result/engine_min_insert_block_size_bytes",schemaPath:"#/components/schemas/PipeSettings/properties/engine_min_insert_block_size_bytes/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-if(data2.engine_max_download_threads !== undefined){
-let data11 = data2.engine_max_download_threads;
-if((!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))) && (data11 !== null)){
-const err50 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/type",keyword:"type",params:{type: schema92.properties.engine_max_download_threads.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 > 32 || isNaN(data11)){
-const err51 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/maximum",keyword:"maximum",params:{comparison: "<=", limit: 32},message:"must be <= 32"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-if(data11 < 0 || isNaN(data11)){
-const err52 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-if(!(formats30.validate(data11))){
-const err53 = {instancePath:instancePath+"/result/engine_max_download_threads",schemaPath:"#/components/schemas/PipeSettings/properties/engine_max_download_threads/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-if(data2.engine_parallel_distributed_insert_select !== undefined){
-let data12 = data2.engine_parallel_distributed_insert_select;
-if((!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))) && (data12 !== null)){
-const err54 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/type",keyword:"type",params:{type: schema92.properties.engine_parallel_distributed_insert_select.type},message:"must be integer,null"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-if((typeof data12 == "number") && (isFinite(data12))){
-if(data12 > 2 || isNaN(data12)){
-const err55 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2},message:"must be <= 2"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-if(data12 < 0 || isNaN(data12)){
-const err56 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-if(!(formats30.validate(data12))){
-const err57 = {instancePath:instancePath+"/result/engine_parallel_distributed_insert_select",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_distributed_insert_select/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-}
-if(data2.object_storage_use_cluster_function !== undefined){
-let data13 = data2.object_storage_use_cluster_function;
-if((typeof data13 !== "boolean") && (data13 !== null)){
-const err58 = {instancePath:instancePath+"/result/object_storage_use_cluster_function",schemaPath:"#/components/schemas/PipeSettings/properties/object_storage_use_cluster_function/type",keyword:"type",params:{type: schema92.properties.object_storage_use_cluster_function.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data2.engine_parallel_view_processing !== undefined){
-let data14 = data2.engine_parallel_view_processing;
-if((typeof data14 !== "boolean") && (data14 !== null)){
-const err59 = {instancePath:instancePath+"/result/engine_parallel_view_processing",schemaPath:"#/components/schemas/PipeSettings/properties/engine_parallel_view_processing/type",keyword:"type",params:{type: schema92.properties.engine_parallel_view_processing.type},message:"must be boolean,null"};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-}
-else {
-const err60 = {instancePath:instancePath+"/result",schemaPath:"#/components/schemas/PipeSettings/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-}
-}
-else {
-const err61 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-validate65.errors = vErrors;
+validate172.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
-errors = vErrors.length;
-}
-validate64.errors = vErrors;
-return errors === 0;
-}
-validate64.evaluated = {"props":{"status":true,"requestId":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 export const validators = {
   "GET /v1/organizations/{organizationId}/services": { operationId: "listServices", params: listServices_params, response: listServices_response },

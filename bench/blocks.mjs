@@ -1,0 +1,45 @@
+// Interleaved blocks: each block runs every task once, starting one place further along the list than
+// the block before, so drift in the machine's speed falls on all tasks alike. A figure is the median
+// over blocks; a ratio is the median of the ratios within each block, where the drift cancels.
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** Runs `tasks` ({ key, run: async () => number }) in `blocks` rotated rounds; each key's value per block. */
+export async function interleave(blocks, tasks) {
+  const samples = new Map(tasks.map(({ key }) => [key, []]));
+  for (let block = 0; block < blocks; block++) {
+    for (let i = 0; i < tasks.length; i++) {
+      const { key, run } = tasks[(block + i) % tasks.length];
+      samples.get(key)[block] = await run();
+    }
+  }
+  return samples;
+}
+
+/** The median over blocks of `key`'s value divided by `baseKey`'s value in the same block. */
+export function medianRatio(samples, key, baseKey) {
+  const base = samples.get(baseKey);
+  return median(samples.get(key).map((value, block) => value / base[block]));
+}
+
+/** Mean time of one call, in microseconds, over `calls` calls made one after another. */
+export async function microsecondsPerCall(call, calls) {
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < calls; i++) await call();
+  return Number(process.hrtime.bigint() - started) / 1000 / calls;
+}
+
+/** Completed calls per second with `inFlight` calls always outstanding, over `calls` calls. */
+export async function callsPerSecond(call, calls, inFlight) {
+  let started = 0;
+  const worker = async () => {
+    while (started++ < calls) await call();
+  };
+  const begin = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return calls / (Number(process.hrtime.bigint() - begin) / 1e9);
+}
