@@ -79,6 +79,10 @@ def verdicts():
 
 def main(argv):
     results = list(verdicts())
+    if not results:
+        # An empty or misplaced vectors folder must not look like a pass.
+        print("check_vectors: no vectors found next to this script (expected vectors/<api>/<operationId>.json)")
+        return 1
     if "--verdicts" in argv:
         print(json.dumps({f"{api}/{v['operation']}/{v['part']}/{v['name']}": reached for api, v, reached, _ in results}, indent=1))
         return 0

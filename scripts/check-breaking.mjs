@@ -96,7 +96,8 @@ function compareParameters(baseOp, headOp, compare, report) {
     if (!headParam) report("parameter-removed", where, "parameter removed");
     else {
       if (!baseParam.required && headParam.required) report("parameter-required", where, "optional parameter made required");
-      compare("request", baseParam.schema ?? {}, headParam.schema ?? {}, where, "");
+      if (!baseParam.schema || !headParam.schema) throw new Error(`${where}: check:breaking compares parameters declared with \`schema\` only; extend scripts/check-breaking.mjs`);
+      compare("request", baseParam.schema, headParam.schema, where, "");
     }
   }
   for (const [key, headParam] of headOp.parameters) {
@@ -152,8 +153,8 @@ function schemaComparison(baseDoc, headDoc, report) {
   }
 
   function compareAlternatives(direction, baseAlternatives, headAlternatives, where, at) {
-    const baseByKey = new Map(baseAlternatives.map((s, i) => [alternativeKey(baseDoc, s, i), s]));
-    const headByKey = new Map(headAlternatives.map((s, i) => [alternativeKey(headDoc, s, i), s]));
+    const baseByKey = new Map(alternativeKeys(baseDoc, baseAlternatives).map((key, i) => [key, baseAlternatives[i]]));
+    const headByKey = new Map(alternativeKeys(headDoc, headAlternatives).map((key, i) => [key, headAlternatives[i]]));
     for (const [key, baseBranch] of baseByKey) {
       const headBranch = headByKey.get(key);
       if (headBranch) compare(direction, baseBranch, headBranch, where, `${at}(${key})`);
@@ -236,21 +237,44 @@ function alternatives(doc, schema, where) {
   const branches = schema.oneOf ?? schema.anyOf;
   if (!branches) return [schema];
   const { oneOf, anyOf, ...own } = schema;
-  const all = branches.flatMap((branch) => alternatives(doc, { ...own, ...resolve(doc, branch) }, where));
+  const all = branches.flatMap((branch) => alternatives(doc, withParent(own, resolve(doc, branch), where), where));
   const open = all.filter(isUnconstrained);
   return all.filter((s) => !(valuesOf(s) && !s.properties && open.some((o) => typesOf(s).every((t) => accepts(typesOf(o), t)))));
 }
 
-/** A branch's name: its discriminating `const` property (`type=VPC_RESOURCE`) or its position. */
-function alternativeKey(doc, schema, index) {
-  for (const [property, sub] of Object.entries(schema.properties ?? {})) {
-    const resolved = resolve(doc, sub);
-    if (resolved.const !== undefined) return `${property}=${resolved.const}`;
+/**
+ * A branch with its parent's own keywords applied: both levels' `properties` and `required` hold, so they are
+ * merged, not overwritten. A property constrained at both levels is not compared (it would need an intersection).
+ */
+function withParent(own, branch, where) {
+  const merged = { ...own, ...branch };
+  if (own.properties && branch.properties) {
+    const both = Object.keys(own.properties).filter((property) => property in branch.properties);
+    if (both.length > 0) throw new Error(`${where}: check:breaking does not compare ${both.join(", ")}, constrained both beside and inside oneOf/anyOf`);
+    merged.properties = { ...own.properties, ...branch.properties };
   }
-  return `#${index}`;
+  if (own.required && branch.required) merged.required = [...new Set([...own.required, ...branch.required])];
+  return merged;
+}
+
+/**
+ * The branches' names: a discriminating `const` property (`type=VPC_RESOURCE`); else the types a branch admits,
+ * when no other branch admits the same (so reordering `[string, null]` branches is no change); else its position.
+ */
+function alternativeKeys(doc, branches) {
+  const tag = (schema) => {
+    for (const [property, sub] of Object.entries(schema.properties ?? {})) {
+      const resolved = resolve(doc, sub);
+      if (resolved.const !== undefined) return `${property}=${resolved.const}`;
+    }
+    return undefined;
+  };
+  const typeKeys = branches.map((schema) => `types:${[...typesOf(schema)].sort().join("|")}`);
+  return branches.map((schema, index) => tag(schema) ?? (typeKeys.indexOf(typeKeys[index]) === typeKeys.lastIndexOf(typeKeys[index]) ? typeKeys[index] : `#${index}`));
 }
 
 function assertUnderstood(schema, where) {
+  if (typeof schema === "boolean") throw new Error(`${where}: check:breaking does not compare boolean schemas; extend scripts/check-breaking.mjs`);
   const unknown = Object.keys(schema).filter((k) => !k.startsWith("x-") && !annotations.has(k) && !understood.has(k) && !lowerBounds.includes(k) && !upperBounds.includes(k));
   if (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== "boolean") unknown.push("additionalProperties (a schema)");
   if (unknown.length > 0) throw new Error(`${where}: check:breaking does not compare ${unknown.join(", ")}; extend scripts/check-breaking.mjs`);

@@ -14,17 +14,20 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 type Bundle = (typeof bundles)[Api];
 let runCount = 0;
 
-/** Runs the gate on the api's bundle (base) and a mutated copy (head); returns its exit code and output. */
-function gate(api: Api, mutate: (head: Bundle) => void): { status: number | null; output: string } {
-  const head = structuredClone(bundles[api]);
+/** Runs the gate on a base bundle and a mutated copy of it (head); returns its exit code and output. */
+function gateBetween(api: Api, base: Bundle, mutate: (head: Bundle) => void): { status: number | null; output: string } {
+  const head = structuredClone(base);
   mutate(head);
-  const dir = join(workDir, String(runCount++));
+  const dir = join(workDir, `${api}-${runCount++}`);
   mkdirSync(dir);
-  writeFileSync(join(dir, "base.json"), JSON.stringify(bundles[api]));
+  writeFileSync(join(dir, "base.json"), JSON.stringify(base));
   writeFileSync(join(dir, "head.json"), JSON.stringify(head));
   const run = spawnSync(process.execPath, [join(root, "scripts/check-breaking.mjs"), join(dir, "base.json"), join(dir, "head.json")], { encoding: "utf8" });
   return { status: run.status, output: run.stdout + run.stderr };
 }
+
+/** The gate on the api's real bundle (base) and a mutated copy. */
+const gate = (api: Api, mutate: (head: Bundle) => void) => gateBetween(api, bundles[api], mutate);
 
 function expectBreaking(api: Api, mutate: (head: Bundle) => void, ...reported: string[]) {
   const { status, output } = gate(api, mutate);
@@ -233,3 +236,44 @@ describe("with no arguments: the current bundles against the released ones", () 
     expect(output).toContain("data.team removed");
   });
 });
+
+describe("oneOf/anyOf details", () => {
+  // A response whose data is an open object with a shared property beside a oneOf of two shapes.
+  const withSharedProperty = (type: string) => (h: Bundle) => {
+    h.components.schemas.AlertResponse.properties.data = {
+      type: "object",
+      properties: { shared: { type } },
+      oneOf: [
+        { type: "object", properties: { kind: { const: "a" } } },
+        { type: "object", properties: { kind: { const: "b" } } },
+      ],
+    };
+  };
+
+  it("flags a change to a property declared beside the branches, not only inside them", () => {
+    const base = structuredClone(bundles.alerts);
+    withSharedProperty("string")(base);
+    const { status, output } = gateBetween("alerts", base, withSharedProperty("integer"));
+    expect(status, output).toBe(1);
+    expect(output).toContain("data(kind=a).shared type string became integer");
+    expect(output).toContain("data(kind=b).shared type string became integer");
+  });
+
+  it("passes untagged branches that only changed order", () => {
+    const base = structuredClone(bundles.alerts);
+    base.components.schemas.Alert.properties.groupBy = { oneOf: [{ type: "string" }, { type: "null" }] };
+    const { status, output } = gateBetween("alerts", base, (h) => {
+      h.components.schemas.Alert.properties.groupBy = { oneOf: [{ type: "null" }, { type: "string" }] };
+    });
+    expect(status, output).toBe(0);
+  });
+
+  it("refuses to judge a schema it cannot compare (exit 2), rather than passing it", () => {
+    const { status, output } = gate("alerts", (h) => {
+      h.components.schemas.Alert.properties.groupBy = false as never;
+    });
+    expect(status, output).toBe(2);
+    expect(output).toContain("does not compare boolean schemas");
+  });
+});
+
