@@ -59,7 +59,7 @@ export function curlSample(bundle, { path, method, pathItem, operation }, { base
 }
 
 /** The TypeScript sample of an operation: examples/<operationId>.ts as it is. */
-export function typescriptSample({ operation }) {
+function typescriptSample({ operation }) {
   return readFileSync(join(root, "examples", `${operation.operationId}.ts`), "utf8");
 }
 

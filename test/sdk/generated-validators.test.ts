@@ -6,6 +6,7 @@ import { integerSettings } from "../../contract/cases/seed-settings.mjs";
 import { validators as alerts, type OperationValidators, type Validator } from "../../generated/validators/alerts.js";
 import { validators as management } from "../../generated/validators/management.js";
 import { bundles, type Api } from "../support/bundles.js";
+import { settingsEnvelope } from "../support/sdk-fixtures.js";
 
 const listServices = "GET /v1/organizations/{organizationId}/services";
 const createReversePrivateEndpoint = "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints";
@@ -254,21 +255,7 @@ describe("params (path and query parameters as one object)", () => {
 describe("responses (open to additions)", () => {
   const settingsResponse = validator("management", getPipeSettings, "response");
   const pipeResponse = validator("management", getPipe, "response");
-  const envelope = { status: 200, requestId: "4c6e8a0b-2d3f-4b5c-8e7a-9b1d3f5a7c9e" };
-  const settings = {
-    streaming_max_insert_wait_ms: 5000,
-    object_storage_concurrency: null,
-    object_storage_polling_interval_ms: null,
-    object_storage_max_insert_bytes: null,
-    object_storage_max_file_count: null,
-    engine_max_threads: null,
-    engine_max_insert_threads: 4,
-    engine_min_insert_block_size_bytes: null,
-    engine_max_download_threads: null,
-    engine_parallel_distributed_insert_select: null,
-    object_storage_use_cluster_function: null,
-    engine_parallel_view_processing: true,
-  };
+  const { result: settings, ...envelope } = settingsEnvelope;
 
   it("GET settings rejects a setting out of bounds", () => {
     expect(errorsOf(settingsResponse, { ...envelope, result: { ...settings, engine_max_threads: 65 } })).toEqual([
