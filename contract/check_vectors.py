@@ -15,7 +15,10 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
-from jsonschema import Draft202012Validator, FormatChecker
+try:
+    from jsonschema import Draft202012Validator, FormatChecker
+except ImportError:
+    sys.exit(f"check_vectors.py: {sys.executable} has no jsonschema: apt-get install python3-jsonschema, or pip install jsonschema")
 
 CONTRACT = Path(__file__).resolve().parent
 BUNDLES = CONTRACT.parent / "generated" / "openapi"

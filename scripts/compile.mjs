@@ -83,6 +83,6 @@ for (const source of program.getSourceFiles()) {
   }
 }
 
-console.log(
+console.error(
   `compile: wrote dist/index.js (${esm.length} B), dist/index.cjs and ${declarations.length} declarations with .d.cts twins`,
 );

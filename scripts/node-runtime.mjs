@@ -6,8 +6,10 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { root } from "./toolchain.mjs";
 
-// Pinned, so every run tests the same runtimes; raise them on purpose.
-const pinned = { 22: "22.23.3", 24: "24.21.0" };
+// The supported majors (README, "Supported runtimes"), each pinned so every run tests the same runtime;
+// raise them on purpose.
+const pinned = { 20: "20.20.2", 22: "22.23.3", 24: "24.21.0", 26: "26.10.0" };
+export const supportedMajors = Object.keys(pinned).map(Number);
 
 export function nodeRuntime(major) {
   if (process.versions.node.split(".")[0] === String(major)) return process.execPath;

@@ -1,10 +1,10 @@
-// npm start: builds the docs if missing or stale, serves build/docs on 127.0.0.1:8080 and runs the Prism
+// npm start: builds the bundles and docs if missing or stale, serves build/docs on 127.0.0.1:8080 and runs the Prism
 // mocks of both bundles on 4010 and 4011. Ctrl-C stops everything.
-import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { curlSample, operationsOf } from "./code-samples.mjs";
+import { buildWhatIsStale } from "./lib/build-steps.mjs";
 import { killAllMocksNow, portInUse, startMocks, stopMock } from "./mock-servers.mjs";
 import { root } from "./toolchain.mjs";
 
@@ -28,23 +28,11 @@ for (const { variable, value } of ports) {
 }
 const [docsPort, managementPort, alertsPort] = ports.map((port) => port.value);
 
-// Docs are stale when an input (bundles, examples, docs scripts, the version in package.json) changed after
-// the oldest output, or an output is missing.
-const docsInputs = [
-  ...["package.json", "redocly.yaml"],
-  ...["management", "alerts"].flatMap((api) => [`generated/openapi/${api}.json`, `generated/openapi/${api}.yaml`]),
-  ...["docs.mjs", "docs-landing.mjs", "code-samples.mjs"].map((script) => join("scripts", script)),
-  ...readdirSync(join(root, "examples")).map((example) => join("examples", example)),
-].map((file) => join(root, file));
-const docsOutputs = [
-  ...["index.html", "management.html", "alerts.html"],
-  ...["management", "alerts"].flatMap((api) => [`openapi/${api}.json`, `openapi/${api}.yaml`]),
-].map((file) => join(docsDir, file));
-const builtAt = Math.min(...docsOutputs.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
-if (docsInputs.some((input) => statSync(input).mtimeMs > builtAt)) {
-  console.log("npm start: building the docs (npm run docs)");
-  const built = spawnSync(process.execPath, [join(root, "scripts", "docs.mjs")], { cwd: root, stdio: "inherit" });
-  if (built.status !== 0) fail("building the docs failed");
+// The bundles and the docs are rebuilt first when a spec, an example or a docs script changed since.
+try {
+  buildWhatIsStale("npm start", ["generate", "docs"]);
+} catch (error) {
+  fail(error.message);
 }
 
 const contentTypes = {

@@ -1,23 +1,23 @@
-// The rendered docs as a user sees them from `npm start`, in headless Chromium (Debian's, never a downloaded one).
+// The rendered docs as a user sees them from `npm start`, in headless Chromium (see test/support/chromium.ts).
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { integerSettings } from "../../contract/cases/seed-settings.mjs";
 import { root } from "../../scripts/toolchain.mjs";
-import { launchChromium } from "../support/chromium.js";
+import { launchBrowserContext } from "../support/chromium.js";
 import { type NpmStart, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
 const screenshots = join(root, "build", "screenshots");
 
 let npmStart: NpmStart;
-let browser: Browser;
+let browser: BrowserContext;
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   npmStart = await runNpmStart();
-  browser = await launchChromium();
+  browser = await launchBrowserContext({ viewport: { width: 1400, height: 900 } });
 }, 120_000);
 
 afterAll(async () => {
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 /** A page that records console errors, page errors and every host it sends a request to. */
 async function open(path: string): Promise<{ page: Page; problems: string[]; hosts: Set<string> }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await browser.newPage();
   const problems: string[] = [];
   const hosts = new Set<string>();
   page.on("console", (message) => {

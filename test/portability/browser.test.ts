@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { root } from "../../scripts/toolchain.mjs";
-import { launchChromium } from "../support/chromium.js";
+import { launchBrowserContext } from "../support/chromium.js";
 import { smokeOperations } from "./smoke-operations.mjs";
 
 // The page may load exactly these files from the project, nothing else.
@@ -30,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => pages.close(() => resolve())));
 
 it("runs every operation from a page, against mocks on other origins", async () => {
-  const browser = await launchChromium();
+  const browser = await launchBrowserContext();
   try {
     const page = await browser.newPage();
     const problems: string[] = [];

@@ -1,8 +1,8 @@
-// The built package works the same on Node 20, 22 and 24, imported (ESM) and required (CJS).
+// The built package works the same on every supported Node major, imported (ESM) and required (CJS).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { nodeRuntime } from "../../scripts/node-runtime.mjs";
+import { nodeRuntime, supportedMajors } from "../../scripts/node-runtime.mjs";
 import { root } from "../../scripts/toolchain.mjs";
 import { smokeOperations } from "./smoke-operations.mjs";
 
@@ -10,10 +10,10 @@ const runtimes: Record<string, string> = {};
 
 beforeAll(() => {
   expect(existsSync(`${root}/dist/index.js`), "run `npm run build` first: the smoke test loads the built package").toBe(true);
-  for (const major of [20, 22, 24]) runtimes[major] = nodeRuntime(major);
+  for (const major of supportedMajors) runtimes[major] = nodeRuntime(major);
 }, 180_000);
 
-describe.each([20, 22, 24])("Node %i", (major) => {
+describe.each(supportedMajors)("Node %i", (major) => {
   it.each(["smoke.mjs", "smoke.cjs"])("runs every operation through %s", (script) => {
     const run = spawnSync(runtimes[major] ?? "", [`test/portability/${script}`, inject("managementUrl"), inject("alertsUrl")], {
       cwd: root,
