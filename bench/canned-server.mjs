@@ -3,7 +3,7 @@
 // Any other path or a request without authorization is an error, so a contender that builds the
 // wrong request fails the benchmark instead of being timed.
 import { createServer } from "node:http";
-import { settings, settingsPath, requestId } from "./fixtures.mjs";
+import { requestId, settings, settingsPath } from "./fixtures.mjs";
 
 const jsonHeaders = { "content-type": "application/json", "x-request-id": requestId };
 const settingsEnvelope = Buffer.from(JSON.stringify({ status: 200, requestId, result: settings }));

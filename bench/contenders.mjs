@@ -20,8 +20,7 @@ export async function createContenders(baseUrl) {
   const putHeaders = { ...getHeaders, "content-type": "application/json" };
   const rawFetch = {
     get: async () => JSON.parse(await (await fetch(url, { method: "GET", headers: getHeaders })).text()).result,
-    put: async () =>
-      JSON.parse(await (await fetch(url, { method: "PUT", headers: putHeaders, body: JSON.stringify(settings) })).text()).result,
+    put: async () => JSON.parse(await (await fetch(url, { method: "PUT", headers: putHeaders, body: JSON.stringify(settings) })).text()).result,
   };
 
   // What a hand-written client pays for an abortable timeout on each call, as the SDK has on each attempt.

@@ -8,7 +8,10 @@ export function machine() {
   return `${cores[0]?.model.trim() ?? "unknown CPU"}, ${cores.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}; Node ${process.version}`;
 }
 
-export const load = () => loadavg().map((value) => value.toFixed(2)).join(" ");
+export const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
 
 /**
  * Rows and verdicts, as Markdown. `figures.value(key)` is a task's median, `figures.toRaw(name, op, kind)`

@@ -2,8 +2,9 @@
 // openapi-fetch, on one canned loopback server; plus validation, import time and bundle size.
 // Prints the table and the target verdicts and writes bench/RESULTS.md (exit 1 if a target is missed).
 // `--quick` (CI) runs a few hundred calls to check that the benchmark works, judges nothing, writes nothing.
-import { fork } from "node:child_process";
+
 import { deepStrictEqual } from "node:assert";
+import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { callsPerSecond, interleave, median, medianRatio, microsecondsPerCall } from "./blocks.mjs";
@@ -93,7 +94,10 @@ try {
     console.log(`bench: quick run of every contender finished (${missed} of ${targets.length} targets missed, not judged in quick mode)`);
   } else {
     const resultsFile = fileURLToPath(new URL("RESULTS.md", import.meta.url));
-    writeFileSync(resultsFile, `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Budgets and method: README, "Performance".\n\n${table}\n`);
+    writeFileSync(
+      resultsFile,
+      `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Budgets and method: README, "Performance".\n\n${table}\n`,
+    );
     console.log(`bench: ${targets.length - missed} of ${targets.length} targets met; wrote bench/RESULTS.md`);
     process.exitCode = missed > 0 ? 1 : 0;
   }

@@ -3,15 +3,14 @@ import { createAlertsClient } from "ingestion-api";
 // Reads INGESTION_ALERTS_URL and INGESTION_ALERTS_TOKEN.
 const alerts = createAlertsClient();
 
-// `source: "tile"` needs dashboardId and tileId; `source: "search"` needs savedSearchId.
+// `source: "search"` needs savedSearchId; `source: "tile"` needs dashboardId and tileId instead.
 const alert = await alerts.create({
-  source: "tile",
-  dashboardId: "65f1c2d3e4b5a69788796a10",
-  tileId: "error-rate",
-  threshold: 100,
-  thresholdType: "above",
-  interval: "5m",
+  source: "search",
+  savedSearchId: "65f1c2d3e4b5a69788796a30",
+  threshold: 1,
+  thresholdType: "below",
+  interval: "1h",
   channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
-  name: "Error rate too high",
+  name: "No sign-ups for an hour",
 });
 console.log(alert.id, alert.state);

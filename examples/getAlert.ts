@@ -4,4 +4,4 @@ import { createAlertsClient } from "ingestion-api";
 const alerts = createAlertsClient();
 
 const alert = await alerts.get("65f1c2d3e4b5a69788796a5b");
-console.log(alert.name, alert.state, alert.silenced ? "silenced" : "notifying");
+console.log(alert.name, alert.state, alert.interval);

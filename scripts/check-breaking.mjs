@@ -8,7 +8,8 @@
 // open enums (`anyOf: [{enum}, {type: string}]`) only: clients check response types and bounds.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { apis, root } from "./toolchain.mjs";
+import { operationsOf, resolveRef } from "./lib/openapi.mjs";
+import { apis, root } from "./lib/toolchain.mjs";
 
 /** Every rule the gate applies, by the name it reports. */
 const rules = {
@@ -33,9 +34,22 @@ const rules = {
   "format-changed": "a request format is new or different, or a response format is gone or different",
 };
 
-const methods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 // Keywords that never change what validates; every other keyword must be one the comparison understands.
-const annotations = new Set(["description", "title", "summary", "example", "examples", "default", "deprecated", "readOnly", "writeOnly", "$comment", "externalDocs", "xml", "discriminator"]);
+const annotations = new Set([
+  "description",
+  "title",
+  "summary",
+  "example",
+  "examples",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "discriminator",
+]);
 const understood = new Set(["$ref", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "oneOf", "anyOf", "pattern", "format"]);
 const lowerBounds = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"];
 const upperBounds = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"];
@@ -67,24 +81,22 @@ function breakingChanges(base, head) {
 /** Operations keyed by method and path template, path parameters keyed by position so a rename is no change. */
 function operations(doc) {
   const found = new Map();
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    const pathItem = resolve(doc, item);
+  for (const { key, path, method, operation, parameters } of operationsOf(doc)) {
     const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-    for (const method of methods.filter((m) => pathItem[m])) {
-      const operation = pathItem[method];
-      const parameters = new Map();
-      for (const parameter of [...(pathItem.parameters ?? []), ...(operation.parameters ?? [])].map((p) => resolve(doc, p))) {
-        const name = parameter.in === "header" ? parameter.name.toLowerCase() : parameter.name;
-        const key = parameter.in === "path" ? `path #${pathParams.indexOf(parameter.name)}` : `${parameter.in} ${name}`;
-        parameters.set(key, parameter);
-      }
-      found.set(`${method} ${path.replace(/\{[^}]+\}/g, "{}")}`, {
-        label: `${method.toUpperCase()} ${path}`,
-        parameters,
-        requestBody: operation.requestBody && resolve(doc, operation.requestBody),
-        responses: Object.fromEntries(Object.entries(operation.responses ?? {}).map(([status, r]) => [status, resolve(doc, r)])),
-      });
-    }
+    const byPosition = new Map(
+      parameters.map((parameter) => [
+        parameter.in === "path"
+          ? `path #${pathParams.indexOf(parameter.name)}`
+          : `${parameter.in} ${parameter.in === "header" ? parameter.name.toLowerCase() : parameter.name}`,
+        parameter,
+      ]),
+    );
+    found.set(`${method} ${path.replace(/\{[^}]+\}/g, "{}")}`, {
+      label: key,
+      parameters: byPosition,
+      requestBody: operation.requestBody && resolveRef(doc, operation.requestBody),
+      responses: Object.fromEntries(Object.entries(operation.responses ?? {}).map(([status, r]) => [status, resolveRef(doc, r)])),
+    });
   }
   return found;
 }
@@ -96,7 +108,8 @@ function compareParameters(baseOp, headOp, compare, report) {
     if (!headParam) report("parameter-removed", where, "parameter removed");
     else {
       if (!baseParam.required && headParam.required) report("parameter-required", where, "optional parameter made required");
-      if (!baseParam.schema || !headParam.schema) throw new Error(`${where}: check:breaking compares parameters declared with \`schema\` only; extend scripts/check-breaking.mjs`);
+      if (!baseParam.schema || !headParam.schema)
+        throw new Error(`${where}: check:breaking compares parameters declared with \`schema\` only; extend scripts/check-breaking.mjs`);
       compare("request", baseParam.schema, headParam.schema, where, "");
     }
   }
@@ -142,8 +155,8 @@ function schemaComparison(baseDoc, headDoc, report) {
     const pair = baseSchema.$ref && headSchema.$ref && `${direction} ${baseSchema.$ref} ${headSchema.$ref}`;
     if (pair && inProgress.has(pair)) return;
     if (pair) inProgress.add(pair);
-    const baseAlternatives = alternatives(baseDoc, resolve(baseDoc, baseSchema), `${where} ${at}`);
-    const headAlternatives = alternatives(headDoc, resolve(headDoc, headSchema), `${where} ${at}`);
+    const baseAlternatives = alternatives(baseDoc, resolveRef(baseDoc, baseSchema), `${where} ${at}`);
+    const headAlternatives = alternatives(headDoc, resolveRef(headDoc, headSchema), `${where} ${at}`);
     if (baseAlternatives.length === 1 && headAlternatives.length === 1) {
       compareOne(direction, baseAlternatives[0], headAlternatives[0], where, at);
     } else {
@@ -158,10 +171,12 @@ function schemaComparison(baseDoc, headDoc, report) {
     for (const [key, baseBranch] of baseByKey) {
       const headBranch = headByKey.get(key);
       if (headBranch) compare(direction, baseBranch, headBranch, where, `${at}(${key})`);
-      else if (direction === "request") report(key.includes("=") ? "enum-value-removed" : "alternative-removed", where, `${at || "(body)"} no longer accepts branch ${key}`);
+      else if (direction === "request")
+        report(key.includes("=") ? "enum-value-removed" : "alternative-removed", where, `${at || "(body)"} no longer accepts branch ${key}`);
     }
     for (const key of headByKey.keys()) {
-      if (!baseByKey.has(key) && direction === "response") report(key.includes("=") ? "enum-value-added" : "alternative-added", where, `${at || "(body)"} may now be branch ${key}`);
+      if (!baseByKey.has(key) && direction === "response")
+        report(key.includes("=") ? "enum-value-added" : "alternative-added", where, `${at || "(body)"} may now be branch ${key}`);
     }
   }
 
@@ -178,24 +193,32 @@ function schemaComparison(baseDoc, headDoc, report) {
     const [baseValues, headValues] = [valuesOf(base), valuesOf(head)];
     if (isRequest && headValues) {
       if (!baseValues) report("enum-value-removed", where, `${here} now accepts only ${headValues.map(show).join(", ")}`);
-      for (const value of baseValues?.filter((v) => !includesValue(headValues, v)) ?? []) report("enum-value-removed", where, `${here} no longer accepts ${show(value)}`);
+      for (const value of baseValues?.filter((v) => !includesValue(headValues, v)) ?? [])
+        report("enum-value-removed", where, `${here} no longer accepts ${show(value)}`);
     }
     if (!isRequest && baseValues) {
       if (!headValues) report("enum-value-added", where, `${here} is no longer limited to ${baseValues.map(show).join(", ")}`);
-      for (const value of headValues?.filter((v) => !includesValue(baseValues, v)) ?? []) report("enum-value-added", where, `${here} may now be ${show(value)}`);
+      for (const value of headValues?.filter((v) => !includesValue(baseValues, v)) ?? [])
+        report("enum-value-added", where, `${here} may now be ${show(value)}`);
     }
 
     // A request bound breaks when it is new or tighter; a response bound when it is gone or looser.
-    for (const [keywords, tighter] of [[lowerBounds, (b, h) => h > b], [upperBounds, (b, h) => h < b]]) {
+    for (const [keywords, tighter] of [
+      [lowerBounds, (b, h) => h > b],
+      [upperBounds, (b, h) => h < b],
+    ]) {
       for (const keyword of keywords) {
         const [b, h] = [base[keyword], head[keyword]];
-        if (isRequest && h !== undefined && (b === undefined || tighter(b, h))) report("bound-narrowed", where, `${here} ${keyword} ${b ?? "(none)"} became ${h}`);
-        if (!isRequest && b !== undefined && (h === undefined || tighter(h, b))) report("bound-widened", where, `${here} ${keyword} ${b} became ${h ?? "(none)"}`);
+        if (isRequest && h !== undefined && (b === undefined || tighter(b, h)))
+          report("bound-narrowed", where, `${here} ${keyword} ${b ?? "(none)"} became ${h}`);
+        if (!isRequest && b !== undefined && (h === undefined || tighter(h, b)))
+          report("bound-widened", where, `${here} ${keyword} ${b} became ${h ?? "(none)"}`);
       }
     }
     for (const keyword of ["pattern", "format"]) {
       const [b, h] = [base[keyword], head[keyword]];
-      if (b !== h && (isRequest ? h !== undefined : b !== undefined)) report(`${keyword}-changed`, where, `${here} ${keyword} ${b ?? "(none)"} became ${h ?? "(none)"}`);
+      if (b !== h && (isRequest ? h !== undefined : b !== undefined))
+        report(`${keyword}-changed`, where, `${here} ${keyword} ${b ?? "(none)"} became ${h ?? "(none)"}`);
     }
 
     compareProperties(direction, base, head, where, at);
@@ -218,7 +241,8 @@ function schemaComparison(baseDoc, headDoc, report) {
       }
     }
     for (const property of baseRequired) {
-      if (!isRequest && !headRequired.has(property) && property in headProps) report("property-no-longer-required", where, `${name(property)} no longer required`);
+      if (!isRequest && !headRequired.has(property) && property in headProps)
+        report("property-no-longer-required", where, `${name(property)} no longer required`);
     }
     if (isRequest && base.additionalProperties !== false && head.additionalProperties === false) {
       report("unknown-properties-rejected", where, `${at || "(body)"} now rejects unknown properties`);
@@ -237,7 +261,7 @@ function alternatives(doc, schema, where) {
   const branches = schema.oneOf ?? schema.anyOf;
   if (!branches) return [schema];
   const { oneOf, anyOf, ...own } = schema;
-  const all = branches.flatMap((branch) => alternatives(doc, withParent(own, resolve(doc, branch), where), where));
+  const all = branches.flatMap((branch) => alternatives(doc, withParent(own, resolveRef(doc, branch), where), where));
   const open = all.filter(isUnconstrained);
   return all.filter((s) => !(valuesOf(s) && !s.properties && open.some((o) => typesOf(s).every((t) => accepts(typesOf(o), t)))));
 }
@@ -264,18 +288,22 @@ function withParent(own, branch, where) {
 function alternativeKeys(doc, branches) {
   const tag = (schema) => {
     for (const [property, sub] of Object.entries(schema.properties ?? {})) {
-      const resolved = resolve(doc, sub);
+      const resolved = resolveRef(doc, sub);
       if (resolved.const !== undefined) return `${property}=${resolved.const}`;
     }
     return undefined;
   };
   const typeKeys = branches.map((schema) => `types:${[...typesOf(schema)].sort().join("|")}`);
-  return branches.map((schema, index) => tag(schema) ?? (typeKeys.indexOf(typeKeys[index]) === typeKeys.lastIndexOf(typeKeys[index]) ? typeKeys[index] : `#${index}`));
+  return branches.map(
+    (schema, index) => tag(schema) ?? (typeKeys.indexOf(typeKeys[index]) === typeKeys.lastIndexOf(typeKeys[index]) ? typeKeys[index] : `#${index}`),
+  );
 }
 
 function assertUnderstood(schema, where) {
   if (typeof schema === "boolean") throw new Error(`${where}: check:breaking does not compare boolean schemas; extend scripts/check-breaking.mjs`);
-  const unknown = Object.keys(schema).filter((k) => !k.startsWith("x-") && !annotations.has(k) && !understood.has(k) && !lowerBounds.includes(k) && !upperBounds.includes(k));
+  const unknown = Object.keys(schema).filter(
+    (k) => !k.startsWith("x-") && !annotations.has(k) && !understood.has(k) && !lowerBounds.includes(k) && !upperBounds.includes(k),
+  );
   if (schema.additionalProperties !== undefined && typeof schema.additionalProperties !== "boolean") unknown.push("additionalProperties (a schema)");
   if (unknown.length > 0) throw new Error(`${where}: check:breaking does not compare ${unknown.join(", ")}; extend scripts/check-breaking.mjs`);
 }
@@ -304,18 +332,6 @@ function jsonType(value) {
 }
 
 /** Follows internal `#/...` references; sibling keywords of a `$ref` apply on top of its target. */
-function resolve(doc, node) {
-  if (typeof node?.$ref !== "string") return node;
-  if (!node.$ref.startsWith("#/")) throw new Error(`external reference ${node.$ref} is not supported`);
-  const target = node.$ref
-    .slice(2)
-    .split("/")
-    .reduce((at, part) => at?.[part.replaceAll("~1", "/").replaceAll("~0", "~")], doc);
-  if (target === undefined) throw new Error(`unresolved reference ${node.$ref}`);
-  const { $ref, ...siblings } = node;
-  return { ...resolve(doc, target), ...siblings };
-}
-
 function printChanges(changes) {
   for (const { rule, where, detail } of changes) console.log(`  ${where}: ${detail} [${rule}]`);
 }
@@ -347,7 +363,9 @@ function compareWithReleased() {
       continue;
     }
     const allowed = major(to) > major(from);
-    console.log(`check:breaking: ${api} ${to} has ${changes.length} breaking change(s) since the released ${from}${allowed ? ", allowed by the new major version" : "; a breaking change needs a new major version"}:`);
+    console.log(
+      `check:breaking: ${api} ${to} has ${changes.length} breaking change(s) since the released ${from}${allowed ? ", allowed by the new major version" : "; a breaking change needs a new major version"}:`,
+    );
     printChanges(changes);
     failed ||= !allowed;
   }

@@ -2,9 +2,9 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { generate } from "./generate.mjs";
-import { vectorFiles } from "./generate-vectors.mjs";
-import { root } from "./toolchain.mjs";
+import { generateInto } from "./lib/generated.mjs";
+import { root } from "./lib/toolchain.mjs";
+import { vectorFiles } from "./lib/vectors.mjs";
 
 function filesUnder(dir) {
   if (!existsSync(dir)) return [];
@@ -30,15 +30,17 @@ function drift(label, dir, expected) {
 
 const fresh = mkdtempSync(join(tmpdir(), "ingestion-api-generated-"));
 try {
-  await generate(fresh);
+  await generateInto(fresh);
   const generated = Object.fromEntries(filesUnder(fresh).map((f) => [f, readFileSync(join(fresh, f))]));
-  const vectors = await vectorFiles();
+  const vectors = await vectorFiles(join(fresh, "openapi"));
   const drifted = [...drift("generated", join(root, "generated"), generated), ...drift("contract/vectors", join(root, "contract", "vectors"), vectors)];
   if (drifted.length > 0) {
     console.error(`check:generated: out of date; run \`npm run generate\` and commit:\n  ${drifted.join("\n  ")}`);
     process.exit(1);
   }
-  console.log(`check:generated: generated/ and contract/vectors/ match the specs and the cases (${Object.keys(generated).length + Object.keys(vectors).length} files)`);
+  console.log(
+    `check:generated: generated/ and contract/vectors/ match the specs and the cases (${Object.keys(generated).length + Object.keys(vectors).length} files)`,
+  );
 } finally {
   rmSync(fresh, { recursive: true, force: true });
 }

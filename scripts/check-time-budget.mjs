@@ -2,7 +2,7 @@
 // bench/time-budgets.json (twice what it took on the reference machine), so a slowdown is noticed.
 // Silent when within budget: it runs after `npm test`, whose last line CI reads.
 import { readFileSync } from "node:fs";
-import { root } from "./toolchain.mjs";
+import { root } from "./lib/toolchain.mjs";
 
 const [step, secondsArgument] = process.argv.slice(2);
 const budgets = JSON.parse(readFileSync(`${root}/bench/time-budgets.json`, "utf8"));

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
-import { root } from "./toolchain.mjs";
+import { root } from "./lib/toolchain.mjs";
 
 const outDir = join(root, "dist");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -34,23 +34,29 @@ const common = {
   legalComments: "none",
   logLevel: "warning",
 };
-await Promise.all([
-  build({ ...common, format: "esm", outfile: join(outDir, "index.js") }),
+const [esmBuild] = await Promise.all([
+  build({ ...common, format: "esm", outfile: join(outDir, "index.js"), metafile: true }),
   build({ ...common, format: "cjs", outfile: join(outDir, "index.cjs") }),
 ]);
 
+// The ES module imports its dependencies and nothing else: no Node built-in, no require().
+const imported = Object.values(esmBuild.metafile.outputs).flatMap((output) => output.imports.map(({ path, kind }) => `${kind} ${path}`));
+const allowed = Object.keys(pkg.dependencies ?? {}).map((name) => `import-statement ${name}`);
+const unexpected = imported.filter((entry) => !allowed.includes(entry));
+if (unexpected.length > 0) throw new Error(`compile: dist/index.js imports ${unexpected.join(", ")}; the client must run outside Node`);
 const esm = readFileSync(join(outDir, "index.js"), "utf8");
-for (const [pattern, what] of [[/["']node:/, "a node: import"], [/\brequire\(/, "require("]]) {
-  if (pattern.test(esm)) throw new Error(`compile: dist/index.js contains ${what}; the client must run outside Node`);
-}
 
 // Declarations.
-const parsed = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.build.json"), {}, {
-  ...ts.sys,
-  onUnRecoverableConfigFileDiagnostic: (d) => {
-    throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+const parsed = ts.getParsedCommandLineOfConfigFile(
+  join(root, "tsconfig.build.json"),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+    },
   },
-});
+);
 const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
 const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
 if (diagnostics.length > 0) {
@@ -83,6 +89,4 @@ for (const source of program.getSourceFiles()) {
   }
 }
 
-console.error(
-  `compile: wrote dist/index.js (${esm.length} B), dist/index.cjs and ${declarations.length} declarations with .d.cts twins`,
-);
+console.error(`compile: wrote dist/index.js (${esm.length} B), dist/index.cjs and ${declarations.length} declarations with .d.cts twins`);

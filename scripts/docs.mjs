@@ -3,9 +3,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { withCodeSamples } from "./code-samples.mjs";
-import { landingPage } from "./docs-landing.mjs";
-import { apis, root, runTool } from "./toolchain.mjs";
+import { withCodeSamples } from "./lib/code-samples.mjs";
+import { landingPage } from "./lib/docs-landing.mjs";
+import { apis, root, runTool } from "./lib/toolchain.mjs";
 
 const docsDir = join(root, "build", "docs");
 // Written beside build/docs and renamed into place, so a server never sees half a build.
@@ -48,11 +48,9 @@ try {
     writeFileSync(source, JSON.stringify(docsBundle(api, bundles[api])));
     const page = join(outDir, `${api}.html`);
     const title = `${bundles[api].info.title} ${version}`;
-    const rendered = runTool(
-      "redocly",
-      ["build-docs", source, "--config", "redocly.yaml", "--inlineBundle", "--title", title, "--output", page],
-      { capture: true },
-    );
+    const rendered = runTool("redocly", ["build-docs", source, "--config", "redocly.yaml", "--inlineBundle", "--title", title, "--output", page], {
+      capture: true,
+    });
     if (rendered.status !== 0) throw new Error(`redocly build-docs ${api} failed:\n${rendered.stderr}`);
     writeFileSync(page, readFileSync(page, "utf8").replace(redoclyLogo, inlineLogo).replace("<head>", `<head>\n${noFavicon}`));
     for (const extension of ["json", "yaml"]) {

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { apis, runTool } from "./toolchain.mjs";
+import { apis, runTool } from "./lib/toolchain.mjs";
 
 let problems = 0;
 

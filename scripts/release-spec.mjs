@@ -3,7 +3,7 @@
 // what an already released version says.
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { apis, root } from "./toolchain.mjs";
+import { apis, root } from "./lib/toolchain.mjs";
 
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const currentPath = (api) => join(root, "generated", "openapi", `${api}.json`);
@@ -12,7 +12,8 @@ const versionOf = (file) => JSON.parse(readFileSync(file, "utf8")).info.version;
 
 const problems = apis.flatMap((api) => {
   if (versionOf(currentPath(api)) !== version) return [`${api} has info.version ${versionOf(currentPath(api))}, package.json ${version}`];
-  const rewritesRelease = existsSync(releasedPath(api)) && versionOf(releasedPath(api)) === version && !readFileSync(releasedPath(api)).equals(readFileSync(currentPath(api)));
+  const rewritesRelease =
+    existsSync(releasedPath(api)) && versionOf(releasedPath(api)) === version && !readFileSync(releasedPath(api)).equals(readFileSync(currentPath(api)));
   return rewritesRelease ? [`${api} ${version} is already released with other content; bump the version`] : [];
 });
 if (problems.length > 0) {

@@ -3,10 +3,11 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
-import { curlSample, operationsOf } from "./code-samples.mjs";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
-import { killAllMocksNow, portInUse, startMocks, stopMock } from "./mock-servers.mjs";
-import { root } from "./toolchain.mjs";
+import { curlSample } from "./lib/code-samples.mjs";
+import { killAllMocksNow, portInUse, startMocks, stopMock } from "./lib/mock-servers.mjs";
+import { operationsOf } from "./lib/openapi.mjs";
+import { root } from "./lib/toolchain.mjs";
 
 const docsDir = join(root, "build", "docs");
 const ports = [

@@ -1,10 +1,10 @@
 // `npm test`: build what is missing or stale, type-check, run vitest once, then print the `N passed, N failed`
 // line CI reads.
 import { spawn } from "node:child_process";
-import { constants } from "node:os";
 import { readFileSync, rmSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { constants } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -21,7 +21,7 @@ function run(script, args) {
     child.on("exit", (code, signal) => {
       process.off("SIGINT", forward);
       process.off("SIGTERM", forward);
-      resolve(signal ? 128 + constants.signals[signal] : code ?? 1);
+      resolve(signal ? 128 + constants.signals[signal] : (code ?? 1));
     });
   });
 }

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { apis, root } from "./toolchain.mjs";
+import { apis, root } from "./lib/toolchain.mjs";
 
 const defaultPorts = { management: 4010, alerts: 4011 };
 const usage = "usage: npm run validate:proxy -- <upstream-url> [--api management|alerts [--port N]]";
@@ -23,12 +23,25 @@ const children = proxied.map(([api, port]) =>
   // One process per API (no cluster worker), so stopping this script stops Prism.
   spawn(
     process.execPath,
-    [join(root, "node_modules/@stoplight/prism-cli/dist/index.js"), "proxy", "--errors", "--multiprocess=false", "-h", "127.0.0.1", "-p", String(port), join(root, "generated/openapi", `${api}.json`), upstream],
+    [
+      join(root, "node_modules/@stoplight/prism-cli/dist/index.js"),
+      "proxy",
+      "--errors",
+      "--multiprocess=false",
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(port),
+      join(root, "generated/openapi", `${api}.json`),
+      upstream,
+    ],
     { stdio: "inherit" },
   ),
 );
 
-const stopAll = (signal) => children.forEach((child) => child.exitCode === null && child.kill(signal));
+const stopAll = (signal) => {
+  for (const child of children) if (child.exitCode === null) child.kill(signal);
+};
 process.on("SIGINT", () => stopAll("SIGINT"));
 process.on("SIGTERM", () => stopAll("SIGTERM"));
 // When one proxy ends (a port clash, a stop), end the others: a half-running check would mislead.

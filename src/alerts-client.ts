@@ -1,6 +1,7 @@
 // The alerting interface (B, /api/v2, Bearer): threshold alerts.
-import { validators } from "../generated/validators/alerts.js";
+
 import type { paths } from "../generated/types/alerts.js";
+import { validators } from "../generated/validators/alerts.js";
 import { type AlertsClientOptions, assertTokenCharacters, checkedBaseUrl, fromOptionOrEnvironment, resolveCommonOptions } from "./client-options.js";
 import { alertsResource } from "./resources/alerts.js";
 import { createTransport } from "./transport.js";

@@ -1,6 +1,8 @@
 // The package's public entry point.
-export { createManagementClient, type ManagementClient } from "./management-client.js";
-export { createAlertsClient, type AlertsClient } from "./alerts-client.js";
+
+export { type AlertsClient, createAlertsClient } from "./alerts-client.js";
+export type { ApiPromise, WithResponse } from "./api-promise.js";
+export type { AlertsClientOptions, CommonClientOptions, ManagementClientOptions, RequestOptions } from "./client-options.js";
 export {
   ApiError,
   AuthenticationError,
@@ -16,9 +18,8 @@ export {
   TimeoutError,
   type ValidationIssue,
 } from "./errors.js";
-export type { ApiPromise, WithResponse } from "./api-promise.js";
-export type { AlertsClientOptions, CommonClientOptions, ManagementClientOptions, RequestOptions } from "./client-options.js";
 export type { Logger, LogLevel } from "./logging.js";
+export { createManagementClient, type ManagementClient } from "./management-client.js";
 export type {
   Alert,
   AlertRequest,

@@ -1,6 +1,7 @@
 // The management interface (A, /v1, HTTP Basic): services, reverse private endpoints, pipes.
-import { validators } from "../generated/validators/management.js";
+
 import type { paths } from "../generated/types/management.js";
+import { validators } from "../generated/validators/management.js";
 import {
   assertHeaderSafe,
   checkedBaseUrl,
@@ -21,11 +22,7 @@ export type ManagementClient = ReturnType<typeof createManagementClient>;
 
 export function createManagementClient(options: ManagementClientOptions = {}) {
   const keyId = assertHeaderSafe(factory, "keyId", fromOptionOrEnvironment(factory, "keyId", options.keyId, "INGESTION_API_KEY_ID"));
-  const keySecret = assertHeaderSafe(
-    factory,
-    "keySecret",
-    fromOptionOrEnvironment(factory, "keySecret", options.keySecret, "INGESTION_API_KEY_SECRET"),
-  );
+  const keySecret = assertHeaderSafe(factory, "keySecret", fromOptionOrEnvironment(factory, "keySecret", options.keySecret, "INGESTION_API_KEY_SECRET"));
   if (keyId.includes(":")) throw new IngestionError(`${factory}: keyId must not contain ":" (HTTP Basic separates ID and secret with it)`);
   const baseUrl = fromOptionOrEnvironment(factory, "baseUrl", options.baseUrl, "INGESTION_API_URL");
   const defaultOrganizationId = optionalFromEnvironment(options.organizationId, "INGESTION_ORGANIZATION_ID");

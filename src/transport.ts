@@ -1,18 +1,11 @@
 // The request pipeline every method of both clients goes through: validation, URL, authorization,
 // retries, timeouts, errors, logging and envelope unwrapping. Policy lives here and nowhere else.
-import * as openapiFetch from "openapi-fetch";
+
 import type { Client } from "openapi-fetch";
+import * as openapiFetch from "openapi-fetch";
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
-import {
-  apiErrorFor,
-  ConnectionError,
-  IngestionError,
-  RequestValidationError,
-  ResponseValidationError,
-  TimeoutError,
-  type ValidationIssue,
-} from "./errors.js";
+import { apiErrorFor, ConnectionError, IngestionError, RequestValidationError, ResponseValidationError, TimeoutError, type ValidationIssue } from "./errors.js";
 import type { Log } from "./logging.js";
 import { backoffMs, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, parseRetryAfter } from "./retry-policy.js";
 import { issuesOf, type OperationValidators } from "./validation.js";
@@ -147,9 +140,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       }
       const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
       const again =
-        retry < policy.maxRetries &&
-        isRetryableStatus(response.status, policy.idempotent) &&
-        (retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs);
+        retry < policy.maxRetries && isRetryableStatus(response.status, policy.idempotent) && (retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs);
       const outcome = `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
       log?.(again ? "warn" : "error", again ? `${outcome}, retrying` : outcome);
       if (!again) return answer;
@@ -162,10 +153,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     const { label, validators } = route;
     const params = input.params ?? {};
     if (config.validateRequests) {
-      const issues = [
-        ...(validators.params ? issuesOf(validators.params, params) : []),
-        ...(validators.body ? issuesOf(validators.body, input.body) : []),
-      ];
+      const issues = [...(validators.params ? issuesOf(validators.params, params) : []), ...(validators.body ? issuesOf(validators.body, input.body) : [])];
       if (issues.length > 0) throw new RequestValidationError(label, issues);
     }
     const url = baseUrl + expandPath(route, params) + queryString(params, route.pathNames);

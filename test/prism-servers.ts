@@ -1,6 +1,6 @@
 // Vitest globalSetup: one Prism mock server per OpenAPI bundle; tests get their URLs with inject().
 import type { TestProject } from "vitest/node";
-import { freePort, killAllMocksNow, type MockServer, startMocks, stopMock } from "../scripts/mock-servers.mjs";
+import { freePort, killAllMocksNow, type MockServer, startMocks, stopMock } from "../scripts/lib/mock-servers.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {

@@ -20,7 +20,11 @@ function createAlertRequest() {
     ["search", searchAlert, "source search requires savedSearchId"],
   ].flatMap(([source, alert, requires]) => [
     valid(`a ${source} alert`, alert, requires),
-    valid(`a ${source} alert with a name and a message`, { ...alert, name: "Error rate too high", message: "More than 100 errors." }, "name and message are optional"),
+    valid(
+      `a ${source} alert with a name and a message`,
+      { ...alert, name: "Error rate too high", message: "More than 100 errors." },
+      "name and message are optional",
+    ),
     ...Object.keys(alert).map((field) => invalid(`a ${source} alert without ${field}`, without(alert, field), `${field} is required for source ${source}`)),
     ...intervals.map((interval) => valid(`a ${source} alert every ${interval}`, { ...alert, interval }, `interval is one of ${intervals.join(", ")}`)),
     invalid(`a ${source} alert with an unknown field`, { ...alert, severity: "high" }, "requests are closed: unknown fields are rejected"),
@@ -28,7 +32,9 @@ function createAlertRequest() {
 
   return [
     ...perSource,
-    ...["7m", "5 m", "5M", "300s", ""].map((interval) => invalid(`interval ${JSON.stringify(interval)}`, { ...tileAlert, interval }, `interval is one of ${intervals.join(", ")}`)),
+    ...["7m", "5 m", "5M", "300s", ""].map((interval) =>
+      invalid(`interval ${JSON.stringify(interval)}`, { ...tileAlert, interval }, `interval is one of ${intervals.join(", ")}`),
+    ),
     valid("thresholdType below", { ...tileAlert, thresholdType: "below" }, "thresholdType is above or below"),
     invalid("thresholdType equal", { ...tileAlert, thresholdType: "equal" }, "thresholdType is above or below"),
     invalid("source metric", { ...tileAlert, source: "metric" }, "source is tile or search"),
@@ -40,7 +46,11 @@ function createAlertRequest() {
     invalid("channel type email", { ...tileAlert, channel: { ...channel, type: "email" } }, "channel.type is webhook"),
     invalid("channel without webhookId", { ...tileAlert, channel: { type: "webhook" } }, "channel requires type and webhookId"),
     invalid("channel without type", { ...tileAlert, channel: { webhookId } }, "channel requires type and webhookId"),
-    invalid("channel with an unknown field", { ...tileAlert, channel: { ...channel, url: "https://example.com/hook" } }, "requests are closed: unknown fields are rejected"),
+    invalid(
+      "channel with an unknown field",
+      { ...tileAlert, channel: { ...channel, url: "https://example.com/hook" } },
+      "requests are closed: unknown fields are rejected",
+    ),
     invalid("channel as a string", { ...tileAlert, channel: webhookId }, "channel is an object"),
     invalid("webhookId in upper case", { ...tileAlert, channel: { ...channel, webhookId: webhookId.toUpperCase() } }, objectIdRule),
     invalid("webhookId of 23 characters", { ...tileAlert, channel: { ...channel, webhookId: webhookId.slice(1) } }, objectIdRule),
@@ -53,7 +63,11 @@ function createAlertRequest() {
     invalid("a tileId as a number", { ...tileAlert, tileId: 7 }, "tileId is a string"),
     valid("a tile alert with savedSearchId null", { ...tileAlert, savedSearchId: null }, "a field of the other source may be sent as null"),
     invalid("a tile alert that also names a saved search", { ...tileAlert, savedSearchId }, "source tile: savedSearchId must be absent or null"),
-    valid("a search alert with dashboardId and tileId null", { ...searchAlert, dashboardId: null, tileId: null }, "fields of the other source may be sent as null"),
+    valid(
+      "a search alert with dashboardId and tileId null",
+      { ...searchAlert, dashboardId: null, tileId: null },
+      "fields of the other source may be sent as null",
+    ),
     invalid("a search alert that also names a dashboard", { ...searchAlert, dashboardId }, "source search: dashboardId must be absent or null"),
     invalid("a search alert that also names a tile", { ...searchAlert, tileId: "error-rate" }, "source search: tileId must be absent or null"),
     valid("a name of 1 character", { ...tileAlert, name: "n" }, "name is 1 to 512 characters"),
@@ -84,18 +98,34 @@ function alertResponse(operation) {
     createdAt: "2025-01-01T10:20:30.000Z",
     updatedAt: "2025-01-01T10:20:30.000Z",
   };
-  const tile = { ...required, name: "Error rate too high", message: "More than 100 errors.", team: "65f1c2d3e4b5a69788796a00", tileId: "error-rate", dashboard: dashboardId, silenced: false };
+  const tile = {
+    ...required,
+    name: "Error rate too high",
+    message: "More than 100 errors.",
+    team: "65f1c2d3e4b5a69788796a00",
+    tileId: "error-rate",
+    dashboard: dashboardId,
+    silenced: false,
+  };
   const search = { ...required, source: "search", state: "active", savedSearch: savedSearchId, groupBy: "service", silenced: true };
   return [
     valid("a tile alert", { data: tile }, "Alert fields as the seed types them"),
     valid("a search alert", { data: search }, "Alert fields as the seed types them"),
-    valid("the guaranteed fields only, name and message null", { data: required }, "id, name, message, threshold, interval, thresholdType, source, state, channel, createdAt and updatedAt are always present"),
+    valid(
+      "the guaranteed fields only, name and message null",
+      { data: required },
+      "id, name, message, threshold, interval, thresholdType, source, state, channel, createdAt and updatedAt are always present",
+    ),
     valid("an unknown state", { data: { ...required, state: "snoozed" } }, "response enums are open: state may take new values"),
     valid("an unknown interval", { data: { ...required, interval: "2h" } }, "response enums are open: interval may take new values"),
     valid("an unknown thresholdType", { data: { ...required, thresholdType: "outside" } }, "response enums are open"),
     valid("an unknown source", { data: { ...required, source: "metric" } }, "response enums are open"),
     valid("an unknown channel type", { data: { ...required, channel: { type: "email", webhookId } } }, "response enums are open"),
-    valid("unknown fields in the envelope and the alert", { data: { ...required, severity: "high" }, meta: {} }, "responses are open: clients ignore unknown fields"),
+    valid(
+      "unknown fields in the envelope and the alert",
+      { data: { ...required, severity: "high" }, meta: {} },
+      "responses are open: clients ignore unknown fields",
+    ),
     invalid("no data", {}, "envelope B requires data"),
     ...Object.keys(required).map((field) => invalid(`an alert without ${field}`, { data: without(required, field) }, `${field} is always present`)),
     invalid("silenced as a string", { data: { ...required, silenced: "no" } }, "silenced is a boolean"),

@@ -79,8 +79,16 @@ function listServices() {
     response.valid("an empty list", envelope([]), "result is an array of Service"),
     response.valid("a service with id and name only", envelope([service]), "only id and name of a Service are guaranteed"),
     response.valid("a service with every field", envelope([fullService]), "Service fields as the seed types them"),
-    response.valid("an endpoint without a user name", envelope([{ ...service, endpoints: [{ ...fullService.endpoints[0], username: null }] }]), "endpoints[].username is a string or null"),
-    response.valid("unknown fields in the envelope and the service", { ...envelope([{ ...service, region: "eu-west-1" }]), page: 1 }, "responses are open: clients ignore unknown fields"),
+    response.valid(
+      "an endpoint without a user name",
+      envelope([{ ...service, endpoints: [{ ...fullService.endpoints[0], username: null }] }]),
+      "endpoints[].username is a string or null",
+    ),
+    response.valid(
+      "unknown fields in the envelope and the service",
+      { ...envelope([{ ...service, region: "eu-west-1" }]), page: 1 },
+      "responses are open: clients ignore unknown fields",
+    ),
     response.invalid("a service without id", envelope([without(service, "id")]), "Service.id is required"),
     response.invalid("a service without name", envelope([without(service, "name")]), "Service.name is required"),
     response.invalid("an envelope without requestId", without(envelope([]), "requestId"), "envelope A requires status, requestId and result"),
@@ -92,8 +100,16 @@ function listServices() {
     response.invalid("a service id that is not a uuid", envelope([{ ...service, id: "analytics-eu" }]), "Service.id is a uuid"),
     response.invalid("numReplicas as a string", envelope([{ ...service, numReplicas: "3" }]), "Service.numReplicas is a number"),
     response.invalid("idleScaling as a string", envelope([{ ...service, idleScaling: "true" }]), "Service.idleScaling is a boolean"),
-    response.invalid("an endpoint port as a string", envelope([{ ...service, endpoints: [{ ...fullService.endpoints[0], port: "8443" }] }]), "endpoints[].port is a number"),
-    response.invalid("privateEndpointIds as a string", envelope([{ ...service, privateEndpointIds: "vpce-0a1b2c3d" }]), "Service.privateEndpointIds is an array of string"),
+    response.invalid(
+      "an endpoint port as a string",
+      envelope([{ ...service, endpoints: [{ ...fullService.endpoints[0], port: "8443" }] }]),
+      "endpoints[].port is a number",
+    ),
+    response.invalid(
+      "privateEndpointIds as a string",
+      envelope([{ ...service, privateEndpointIds: "vpce-0a1b2c3d" }]),
+      "Service.privateEndpointIds is an array of string",
+    ),
   ];
 }
 
@@ -124,14 +140,22 @@ function createReversePrivateEndpoint() {
       valid(`${type} complete`, body, requires),
       valid(`${type} with a 255-character description`, { ...body, description: "d".repeat(255) }, "description is at most 255 characters"),
       invalid(`${type} with a 256-character description`, { ...body, description: "d".repeat(256) }, "description is at most 255 characters"),
-      valid(`${type} with the other types' fields as null`, { ...body, ...Object.fromEntries(others.map((f) => [f, null])) }, "a field of another type may be sent as null"),
+      valid(
+        `${type} with the other types' fields as null`,
+        { ...body, ...Object.fromEntries(others.map((f) => [f, null])) },
+        "a field of another type may be sent as null",
+      ),
       ...own.flatMap((field) => [
         invalid(`${type} without ${field}`, without(body, field), requires),
         invalid(`${type} with ${field} null`, { ...body, [field]: null }, `${requires} (not null)`),
         invalid(`${type} with ${field} empty`, { ...body, [field]: "" }, `${requires} (non-empty)`),
       ]),
       ...others.map((field) =>
-        invalid(`${type} with ${field} set`, { ...body, [field]: field === "kafkaAuthentication" ? "SASL_IAM" : "x" }, `${field} belongs to another type: only null is accepted`),
+        invalid(
+          `${type} with ${field} set`,
+          { ...body, [field]: field === "kafkaAuthentication" ? "SASL_IAM" : "x" },
+          `${field} belongs to another type: only null is accepted`,
+        ),
       ),
       invalid(`${type} with an unknown field`, { ...body, vpcEndpointServiceNme: "typo" }, "requests are closed: unknown fields are rejected"),
     ];
@@ -155,13 +179,21 @@ function createReversePrivateEndpoint() {
     ...pathParamVectors(operation, ["organizationId", "serviceId"]),
     ...perType,
     valid("SASL_SCRAM authentication", { ...complete.KAFKA_MULTI_VPC, kafkaAuthentication: "SASL_SCRAM" }, "kafkaAuthentication is SASL_IAM or SASL_SCRAM"),
-    valid("a 255-character description outside the Basic Multilingual Plane", { ...complete.VPC_ENDPOINT_SERVICE, description: "🚀".repeat(255) }, "lengths count Unicode code points, not UTF-16 units"),
+    valid(
+      "a 255-character description outside the Basic Multilingual Plane",
+      { ...complete.VPC_ENDPOINT_SERVICE, description: "🚀".repeat(255) },
+      "lengths count Unicode code points, not UTF-16 units",
+    ),
     invalid("PLAIN authentication", { ...complete.KAFKA_MULTI_VPC, kafkaAuthentication: "PLAIN" }, "kafkaAuthentication is SASL_IAM or SASL_SCRAM"),
     invalid("no type", without(complete.VPC_ENDPOINT_SERVICE, "type"), "type is required"),
     invalid("an unknown type", { ...complete.VPC_ENDPOINT_SERVICE, type: "VPC_PEERING" }, "type is VPC_ENDPOINT_SERVICE, VPC_RESOURCE or KAFKA_MULTI_VPC"),
     invalid("a type in lower case", { ...complete.VPC_ENDPOINT_SERVICE, type: "vpc_endpoint_service" }, "request enums are closed and case-sensitive"),
     invalid("a description that is a number", { ...complete.VPC_ENDPOINT_SERVICE, description: 42 }, "description is a string"),
-    invalid("a vpcEndpointServiceName that is a number", { ...complete.VPC_ENDPOINT_SERVICE, vpcEndpointServiceName: 42 }, "vpcEndpointServiceName is a string"),
+    invalid(
+      "a vpcEndpointServiceName that is a number",
+      { ...complete.VPC_ENDPOINT_SERVICE, vpcEndpointServiceName: 42 },
+      "vpcEndpointServiceName is a string",
+    ),
     invalid("a body that is an array", [complete.VPC_ENDPOINT_SERVICE], "the body is an object"),
 
     response.valid("an endpoint with the guaranteed fields only", envelope(endpoint), "only id, serviceId, type and status are guaranteed"),
@@ -171,11 +203,17 @@ function createReversePrivateEndpoint() {
     response.valid("an unknown kafkaAuthentication", envelope({ ...endpoint, kafkaAuthentication: "SASL_OAUTHBEARER" }), "response enums are open"),
     response.valid("kafkaAuthentication null", envelope({ ...endpoint, kafkaAuthentication: null }), "kafkaAuthentication is a string or null in responses"),
     response.valid("unknown fields", envelope({ ...endpoint, region: "eu-west-1" }), "responses are open: clients ignore unknown fields"),
-    ...["id", "serviceId", "type", "status"].map((field) => response.invalid(`an endpoint without ${field}`, envelope(without(endpoint, field)), `${field} is always present`)),
+    ...["id", "serviceId", "type", "status"].map((field) =>
+      response.invalid(`an endpoint without ${field}`, envelope(without(endpoint, field)), `${field} is always present`),
+    ),
     response.invalid("an id that is not a uuid", envelope({ ...endpoint, id: "rpe-1" }), "id is a uuid"),
     response.invalid("a status that is a number", envelope({ ...endpoint, status: 1 }), "status is a string"),
     response.invalid("dnsNames as a string", envelope({ ...endpoint, dnsNames: "a.example.com" }), "dnsNames is an array of string"),
-    response.invalid("a vpcEndpointServiceName that is a number", envelope({ ...endpoint, vpcEndpointServiceName: 1 }), "vpcEndpointServiceName is a string or null"),
+    response.invalid(
+      "a vpcEndpointServiceName that is a number",
+      envelope({ ...endpoint, vpcEndpointServiceName: 1 }),
+      "vpcEndpointServiceName is a string or null",
+    ),
   ];
 }
 
@@ -212,33 +250,87 @@ function getPipe() {
     updatedAt: "2025-11-02T17:40:12.250+01:00",
   };
   const sources = {
-    logStream: { brokers: "b-1:9096", topics: "clickstream", consumerGroup: "g", iamRole: "r", offset: { timestamp: "2025-06-01T00:00:00Z" }, schemaRegistry: { url: "https://r", caCertificate: "c" }, caCertificate: "c", reversePrivateEndpointIds: ["x"] },
+    logStream: {
+      brokers: "b-1:9096",
+      topics: "clickstream",
+      consumerGroup: "g",
+      iamRole: "r",
+      offset: { timestamp: "2025-06-01T00:00:00Z" },
+      schemaRegistry: { url: "https://r", caCertificate: "c" },
+      caCertificate: "c",
+      reversePrivateEndpointIds: ["x"],
+    },
     shardStream: { streamName: "events", region: "eu-west-1", useEnhancedFanOut: false, timestamp: 1735689600, iamRole: "r" },
     relationalDb: {
       host: "db.internal",
       port: 5432,
       database: "app",
-      settings: { syncIntervalSeconds: 60, pullBatchSize: 1000, publicationName: "p", replicationSlotName: "s", allowNullableColumns: true, initialLoadParallelism: 4, snapshotNumRowsPerPartition: 100000, snapshotNumberOfParallelTables: 2, enableFailoverSlots: false },
-      tableMappings: [{ sourceSchemaName: "public", sourceTable: "orders", targetTable: "orders", excludedColumns: ["secret"], useCustomSortingKey: true, sortingKeys: ["id"] }],
+      settings: {
+        syncIntervalSeconds: 60,
+        pullBatchSize: 1000,
+        publicationName: "p",
+        replicationSlotName: "s",
+        allowNullableColumns: true,
+        initialLoadParallelism: 4,
+        snapshotNumRowsPerPartition: 100000,
+        snapshotNumberOfParallelTables: 2,
+        enableFailoverSlots: false,
+      },
+      tableMappings: [
+        {
+          sourceSchemaName: "public",
+          sourceTable: "orders",
+          targetTable: "orders",
+          excludedColumns: ["secret"],
+          useCustomSortingKey: true,
+          sortingKeys: ["id"],
+        },
+      ],
     },
   };
   return [
     ...pathParamVectors(operation, ["organizationId", "serviceId", "pipeId"]),
     valid("a pipe with the guaranteed fields only", envelope(pipe), "only id, serviceId, name and state are guaranteed"),
     valid("an object-storage pipe with every field", envelope(fullPipe), "Pipe fields as the seed types them"),
-    ...Object.entries(sources).map(([kind, source]) => valid(`a ${kind} pipe`, envelope({ ...pipe, source: { [kind]: source } }), `source.${kind} fields as the seed types them`)),
+    ...Object.entries(sources).map(([kind, source]) =>
+      valid(`a ${kind} pipe`, envelope({ ...pipe, source: { [kind]: source } }), `source.${kind} fields as the seed types them`),
+    ),
     valid("a source with no sub-object", envelope({ ...pipe, source: {} }), "no source sub-object is guaranteed"),
-    valid("a source with two sub-objects", envelope({ ...pipe, source: { shardStream: sources.shardStream, relationalDb: sources.relationalDb } }), "clients accept any subset of source sub-objects"),
+    valid(
+      "a source with two sub-objects",
+      envelope({ ...pipe, source: { shardStream: sources.shardStream, relationalDb: sources.relationalDb } }),
+      "clients accept any subset of source sub-objects",
+    ),
     valid("an unknown state", envelope({ ...pipe, state: "Hibernating" }), "response enums are open: state may take new values"),
-    valid("an unknown compression", envelope({ ...pipe, source: { objectStorage: { compression: "lz4" } } }), "response enums are open: compression may take new values"),
+    valid(
+      "an unknown compression",
+      envelope({ ...pipe, source: { objectStorage: { compression: "lz4" } } }),
+      "response enums are open: compression may take new values",
+    ),
     valid("settings all null", envelope({ ...pipe, settings: defaultSettings }), "null means the service default"),
-    valid("unknown fields in the pipe, its source and its settings", envelope({ ...pipe, owner: "team-a", source: { kafkaConnect: {} }, settings: { ...defaultSettings, engine_new_knob: 1 } }), "responses are open: clients ignore unknown fields"),
+    valid(
+      "unknown fields in the pipe, its source and its settings",
+      envelope({ ...pipe, owner: "team-a", source: { kafkaConnect: {} }, settings: { ...defaultSettings, engine_new_knob: 1 } }),
+      "responses are open: clients ignore unknown fields",
+    ),
     ...["id", "serviceId", "name", "state"].map((field) => invalid(`a pipe without ${field}`, envelope(without(pipe, field)), `${field} is always present`)),
     invalid("a state that is a number", envelope({ ...pipe, state: 3 }), "state is a string"),
-    invalid("settings without engine_max_threads", envelope({ ...pipe, settings: without(defaultSettings, "engine_max_threads") }), "settings, when present, carry all twelve fields"),
-    invalid("settings with engine_max_threads 65", envelope({ ...pipe, settings: { ...defaultSettings, engine_max_threads: 65 } }), "response settings keep the seed's bounds: engine_max_threads is 0..64"),
+    invalid(
+      "settings without engine_max_threads",
+      envelope({ ...pipe, settings: without(defaultSettings, "engine_max_threads") }),
+      "settings, when present, carry all twelve fields",
+    ),
+    invalid(
+      "settings with engine_max_threads 65",
+      envelope({ ...pipe, settings: { ...defaultSettings, engine_max_threads: 65 } }),
+      "response settings keep the seed's bounds: engine_max_threads is 0..64",
+    ),
     invalid("scaling.replicas as a string", envelope({ ...pipe, scaling: { replicas: "2" } }), "scaling.replicas is a number"),
-    invalid("shardStream.timestamp as a date string", envelope({ ...pipe, source: { shardStream: { timestamp: "2025-01-01T00:00:00Z" } } }), "shardStream.timestamp is a number (Unix seconds)"),
+    invalid(
+      "shardStream.timestamp as a date string",
+      envelope({ ...pipe, source: { shardStream: { timestamp: "2025-01-01T00:00:00Z" } } }),
+      "shardStream.timestamp is a number (Unix seconds)",
+    ),
     invalid("fieldMappings as an object", envelope({ ...pipe, fieldMappings: { sourceField: "id" } }), "fieldMappings is an array"),
     invalid("destination.managedTable as a string", envelope({ ...pipe, destination: { managedTable: "yes" } }), "destination.managedTable is a boolean"),
     invalid("a pipe id that is not a uuid", envelope({ ...pipe, id: "pipe-1" }), "Pipe.id is a uuid"),
@@ -250,9 +342,21 @@ function settingsResponseVectors(operation) {
   const { valid, invalid } = vectorsOf(operation, "response");
   return [
     valid("every setting null", envelope(defaultSettings), "all twelve fields present, each its type or null"),
-    valid("every integer setting at its minimum", envelope({ ...defaultSettings, ...Object.fromEntries(integerSettings.map(([n, min]) => [n, min])) }), "bounds are inclusive"),
-    valid("every integer setting at its maximum", envelope({ ...defaultSettings, ...Object.fromEntries(integerSettings.map(([n, , max]) => [n, max])) }), "bounds are inclusive"),
-    valid("both boolean settings set", envelope({ ...defaultSettings, object_storage_use_cluster_function: true, engine_parallel_view_processing: false }), "boolean settings are booleans or null"),
+    valid(
+      "every integer setting at its minimum",
+      envelope({ ...defaultSettings, ...Object.fromEntries(integerSettings.map(([n, min]) => [n, min])) }),
+      "bounds are inclusive",
+    ),
+    valid(
+      "every integer setting at its maximum",
+      envelope({ ...defaultSettings, ...Object.fromEntries(integerSettings.map(([n, , max]) => [n, max])) }),
+      "bounds are inclusive",
+    ),
+    valid(
+      "both boolean settings set",
+      envelope({ ...defaultSettings, object_storage_use_cluster_function: true, engine_parallel_view_processing: false }),
+      "boolean settings are booleans or null",
+    ),
     valid("an unknown setting", envelope({ ...defaultSettings, engine_new_knob: 1 }), "responses are open: clients ignore unknown fields"),
     ...settingNames.map((name) => invalid(`settings without ${name}`, envelope(without(defaultSettings, name)), "all twelve settings are always present")),
     ...integerSettings.flatMap(([name, min, max]) => [

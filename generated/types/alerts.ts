@@ -76,14 +76,14 @@ export interface components {
         /** @description Where the alert is sent when it fires. */
         AlertChannelRequest: {
             type: components["schemas"]["AlertChannelType"];
-            /** @description ID of the webhook to call, 24 lowercase hexadecimal characters. */
+            /** @description ID of the webhook to call. */
             webhookId: components["schemas"]["ObjectId"];
         };
         /** @description Belongs to the other source; only `null` (or leaving the field out) is accepted. */
         NotForThisSource: null;
-        /** @description Name of the alert, 1 to 512 characters. */
+        /** @description Name of the alert. */
         AlertName: string;
-        /** @description Message sent with the notification, 1 to 4096 characters. */
+        /** @description Message sent with the notification. */
         AlertMessage: string;
         /**
          * tile
@@ -99,7 +99,7 @@ export interface components {
             source: "tile";
             thresholdType: components["schemas"]["AlertThresholdType"];
             channel: components["schemas"]["AlertChannelRequest"];
-            /** @description ID of the dashboard that holds the tile, 24 lowercase hexadecimal characters. */
+            /** @description ID of the dashboard that holds the tile. */
             dashboardId: components["schemas"]["ObjectId"];
             /** @description ID of the tile on the dashboard (non-empty). */
             tileId: string;

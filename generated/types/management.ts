@@ -127,8 +127,8 @@ export interface paths {
         };
         /**
          * Get the settings of a pipe
-         * @description Returns the settings in force for the pipe. Every one of the twelve fields
-         *     is present; `null` means the service default applies.
+         * @description Returns the settings in force for the pipe. Every field is present; `null`
+         *     means the service default applies.
          */
         get: operations["getPipeSettings"];
         /**
@@ -256,7 +256,7 @@ export interface components {
             error: string;
             requestId: components["schemas"]["RequestId"];
         };
-        /** @description Free text describing the endpoint, at most 255 characters. */
+        /** @description Free text describing the endpoint. */
         ReversePrivateEndpointDescription: string;
         /** @description A non-empty string. */
         NonEmptyString: string;
@@ -579,52 +579,52 @@ export interface components {
         PipeSettings: {
             /**
              * Format: int64
-             * @description Maximum wait, in milliseconds, before inserting streamed data. From 500 to 60000; null means the service default.
+             * @description Maximum wait, in milliseconds, before inserting streamed data; null means the service default.
              */
             streaming_max_insert_wait_ms: number | null;
             /**
              * Format: int64
-             * @description Number of concurrent file-processing threads. From 1 to 35; null means the service default.
+             * @description Number of concurrent file-processing threads; null means the service default.
              */
             object_storage_concurrency: number | null;
             /**
              * Format: int64
-             * @description Refresh interval, in milliseconds, for checking continuous ingest for new object data. From 100 to 3600000; null means the service default.
+             * @description Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default.
              */
             object_storage_polling_interval_ms: number | null;
             /**
              * Format: int64
-             * @description Bytes processed in a single insert batch. From 10485760 to 53687091200; null means the service default.
+             * @description Bytes processed in a single insert batch; null means the service default.
              */
             object_storage_max_insert_bytes: number | null;
             /**
              * Format: int64
-             * @description Maximum number of files in a single insert batch. From 1 to 10000; null means the service default.
+             * @description Maximum number of files in a single insert batch; null means the service default.
              */
             object_storage_max_file_count: number | null;
             /**
              * Format: int64
-             * @description Maximum concurrent threads for file processing. From 0 to 64; null means the service default.
+             * @description Maximum concurrent threads for file processing; null means the service default.
              */
             engine_max_threads: number | null;
             /**
              * Format: int64
-             * @description Maximum concurrent insert threads. From 0 to 16; null means the service default.
+             * @description Maximum concurrent insert threads; null means the service default.
              */
             engine_max_insert_threads: number | null;
             /**
              * Format: int64
-             * @description Minimum insert block size, in bytes. From 0 to 10737418240; null means the service default.
+             * @description Minimum insert block size, in bytes; null means the service default.
              */
             engine_min_insert_block_size_bytes: number | null;
             /**
              * Format: int64
-             * @description Maximum concurrent download threads. From 0 to 32; null means the service default.
+             * @description Maximum concurrent download threads; null means the service default.
              */
             engine_max_download_threads: number | null;
             /**
              * Format: int64
-             * @description Parallel distributed insert-select mode. From 0 to 2; null means the service default.
+             * @description Parallel distributed insert-select mode; null means the service default.
              */
             engine_parallel_distributed_insert_select: number | null;
             /** @description Whether the cluster function is used for distributed processing. Null means the service default. */
@@ -682,52 +682,52 @@ export interface components {
         };
         /**
          * Format: int64
-         * @description Maximum wait, in milliseconds, before inserting streamed data. From 500 to 60000; null means the service default.
+         * @description Maximum wait, in milliseconds, before inserting streamed data; null means the service default.
          */
         streaming_max_insert_wait_ms: number | null;
         /**
          * Format: int64
-         * @description Number of concurrent file-processing threads. From 1 to 35; null means the service default.
+         * @description Number of concurrent file-processing threads; null means the service default.
          */
         object_storage_concurrency: number | null;
         /**
          * Format: int64
-         * @description Refresh interval, in milliseconds, for checking continuous ingest for new object data. From 100 to 3600000; null means the service default.
+         * @description Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default.
          */
         object_storage_polling_interval_ms: number | null;
         /**
          * Format: int64
-         * @description Bytes processed in a single insert batch. From 10485760 to 53687091200; null means the service default.
+         * @description Bytes processed in a single insert batch; null means the service default.
          */
         object_storage_max_insert_bytes: number | null;
         /**
          * Format: int64
-         * @description Maximum number of files in a single insert batch. From 1 to 10000; null means the service default.
+         * @description Maximum number of files in a single insert batch; null means the service default.
          */
         object_storage_max_file_count: number | null;
         /**
          * Format: int64
-         * @description Maximum concurrent threads for file processing. From 0 to 64; null means the service default.
+         * @description Maximum concurrent threads for file processing; null means the service default.
          */
         engine_max_threads: number | null;
         /**
          * Format: int64
-         * @description Maximum concurrent insert threads. From 0 to 16; null means the service default.
+         * @description Maximum concurrent insert threads; null means the service default.
          */
         engine_max_insert_threads: number | null;
         /**
          * Format: int64
-         * @description Minimum insert block size, in bytes. From 0 to 10737418240; null means the service default.
+         * @description Minimum insert block size, in bytes; null means the service default.
          */
         engine_min_insert_block_size_bytes: number | null;
         /**
          * Format: int64
-         * @description Maximum concurrent download threads. From 0 to 32; null means the service default.
+         * @description Maximum concurrent download threads; null means the service default.
          */
         engine_max_download_threads: number | null;
         /**
          * Format: int64
-         * @description Parallel distributed insert-select mode. From 0 to 2; null means the service default.
+         * @description Parallel distributed insert-select mode; null means the service default.
          */
         engine_parallel_distributed_insert_select: number | null;
         /** @description Whether the cluster function is used for distributed processing. Null means the service default. */

@@ -2,4 +2,4 @@
 export interface ValidationError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
 export interface Validator { (data: unknown): boolean; errors?: ValidationError[] | null }
 export interface OperationValidators { operationId: string; params?: Validator; body?: Validator; response: Validator }
-export declare const validators: Record<string, OperationValidators>;
+export declare const validators: Record<"POST /api/v2/alerts" | "GET /api/v2/alerts/{id}", OperationValidators>;

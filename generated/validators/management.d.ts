@@ -2,4 +2,4 @@
 export interface ValidationError { instancePath: string; keyword: string; params: Record<string, unknown>; message?: string }
 export interface Validator { (data: unknown): boolean; errors?: ValidationError[] | null }
 export interface OperationValidators { operationId: string; params?: Validator; body?: Validator; response: Validator }
-export declare const validators: Record<string, OperationValidators>;
+export declare const validators: Record<"GET /v1/organizations/{organizationId}/services" | "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints" | "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}" | "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings" | "PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings", OperationValidators>;

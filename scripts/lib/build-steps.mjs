@@ -3,13 +3,24 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { root } from "../toolchain.mjs";
+import { root } from "./toolchain.mjs";
 
 /** In the order they depend on each other; each is an npm script of package.json. */
 export const buildSteps = [
   {
     script: "generate",
-    inputs: ["openapi/management", "openapi/alerts", "redocly.yaml", "contract/cases", "scripts/generate.mjs", "scripts/generate-validators.mjs", "scripts/generate-vectors.mjs"],
+    inputs: [
+      "openapi/management",
+      "openapi/alerts",
+      "redocly.yaml",
+      "contract/cases",
+      "scripts/generate.mjs",
+      "scripts/lib/generated.mjs",
+      "scripts/lib/validators.mjs",
+      "scripts/lib/validator-formats.mjs",
+      "scripts/lib/vectors.mjs",
+      "scripts/lib/openapi.mjs",
+    ],
     outputs: ["generated", "contract/vectors"],
   },
   {

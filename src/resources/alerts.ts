@@ -1,6 +1,7 @@
 // Threshold alerts.
-import type { RequestOptions } from "../client-options.js";
+
 import type { paths } from "../../generated/types/alerts.js";
+import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";
 import type { Alert, AlertRequest } from "../types.js";
 

@@ -1,6 +1,7 @@
 // Pipes of a service, and their settings.
-import type { RequestOptions } from "../client-options.js";
+
 import type { paths } from "../../generated/types/management.js";
+import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";
 import type { Pipe, PipeSettings, PipeSettingsUpdate } from "../types.js";
 import type { PipeParams } from "./management-params.js";
@@ -12,9 +13,8 @@ export function pipesResource({ call }: Transport<paths>, withOrganization: <P>(
   return {
     /** One pipe: state, scaling, source, destination, field mappings and settings. */
     get: (params: PipeParams, options?: RequestOptions) => call<Pipe>("GET", pipePath, { params: withOrganization(params) }, options),
-    /** The settings in force: all twelve fields, `null` meaning the service default. */
-    getSettings: (params: PipeParams, options?: RequestOptions) =>
-      call<PipeSettings>("GET", settingsPath, { params: withOrganization(params) }, options),
+    /** The settings in force, `null` meaning the service default. */
+    getSettings: (params: PipeParams, options?: RequestOptions) => call<PipeSettings>("GET", settingsPath, { params: withOrganization(params) }, options),
     /** Replaces all settings; an omitted or `null` field means the service default. Returns the settings now in force. */
     updateSettings: (params: PipeParams, settings: PipeSettingsUpdate, options?: RequestOptions) =>
       call<PipeSettings>("PUT", settingsPath, { params: withOrganization(params), body: settings }, options),

@@ -1,6 +1,7 @@
 // Reverse private endpoints of a service.
-import type { RequestOptions } from "../client-options.js";
+
 import type { paths } from "../../generated/types/management.js";
+import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";
 import type { ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../types.js";
 import type { ServiceParams } from "./management-params.js";

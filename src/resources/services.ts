@@ -1,6 +1,7 @@
 // Services of an organization.
-import type { RequestOptions } from "../client-options.js";
+
 import type { paths } from "../../generated/types/management.js";
+import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";
 import type { Service } from "../types.js";
 import type { ListServicesParams } from "./management-params.js";

@@ -57,11 +57,19 @@ describe("flags as breaking", () => {
   });
 
   it("a removed response property", () => {
-    expectBreaking("alerts", (h) => delete h.components.schemas.Alert.properties.team, `GET ${alertPath} response 200 application/json: data.team removed [property-removed]`);
+    expectBreaking(
+      "alerts",
+      (h) => delete h.components.schemas.Alert.properties.team,
+      `GET ${alertPath} response 200 application/json: data.team removed [property-removed]`,
+    );
   });
 
   it("a changed response type", () => {
-    expectBreaking("management", (h) => (h.components.schemas.Service.properties.numReplicas.type = "string"), "result[].numReplicas type number became string [type-changed]");
+    expectBreaking(
+      "management",
+      (h) => (h.components.schemas.Service.properties.numReplicas.type = "string"),
+      "result[].numReplicas type number became string [type-changed]",
+    );
   });
 
   it("a changed request type", () => {
@@ -85,11 +93,19 @@ describe("flags as breaking", () => {
   });
 
   it("a new required parameter", () => {
-    expectBreaking("management", (h) => h.paths[servicesPath].get.parameters.push(queryParameter("region", true)), "query parameter region: new required parameter [parameter-required]");
+    expectBreaking(
+      "management",
+      (h) => h.paths[servicesPath].get.parameters.push(queryParameter("region", true)),
+      "query parameter region: new required parameter [parameter-required]",
+    );
   });
 
   it("an optional parameter made required", () => {
-    expectBreaking("management", (h) => (h.components.parameters.ServiceFilter.required = true), "query parameter filter: optional parameter made required [parameter-required]");
+    expectBreaking(
+      "management",
+      (h) => (h.components.parameters.ServiceFilter.required = true),
+      "query parameter filter: optional parameter made required [parameter-required]",
+    );
   });
 
   it("a narrowed request maximum and a raised request minimum", () => {
@@ -169,7 +185,10 @@ describe("passes as compatible", () => {
   });
 
   it("a new response property", () => {
-    expectCompatible("alerts", (h) => (h.components.schemas.Alert.properties.lastFiredAt = { type: "string", format: "date-time", description: "A new field." }));
+    expectCompatible(
+      "alerts",
+      (h) => (h.components.schemas.Alert.properties.lastFiredAt = { type: "string", format: "date-time", description: "A new field." }),
+    );
   });
 
   it("a widened request bound and length", () => {
@@ -210,7 +229,7 @@ describe("with no arguments: the current bundles against the released ones", () 
 
   /** Runs the gate in a copy of the project whose current alerts bundle is `head` at `version`. */
   function released(head: Bundle, version: string): { status: number | null; output: string } {
-    const project = copyProject(["scripts/check-breaking.mjs", "scripts/toolchain.mjs", "redocly.yaml", "openapi/released", "generated/openapi"]);
+    const project = copyProject(["scripts/check-breaking.mjs", "scripts/lib", "redocly.yaml", "openapi/released", "generated/openapi"]);
     try {
       writeFileSync(join(project.dir, "generated/openapi/alerts.json"), JSON.stringify({ ...head, info: { ...head.info, version } }));
       const run = spawnSync(process.execPath, [join(project.dir, "scripts/check-breaking.mjs")], { encoding: "utf8" });
@@ -276,4 +295,3 @@ describe("oneOf/anyOf details", () => {
     expect(output).toContain("does not compare boolean schemas");
   });
 });
-

@@ -1,16 +1,17 @@
 // `npm run validate:proxy` in front of a small local server: a conforming response passes through unchanged, a
 // non-conforming one is reported, and an invalid request never reaches the server.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startScriptedServer, type ScriptedServer } from "../support/scripted-server.js";
+import { freePort } from "../../scripts/lib/mock-servers.mjs";
+import { operation } from "../support/operations.js";
+import { type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
 import { settingsEnvelope } from "../support/sdk-fixtures.js";
-import { pipeSettingsPath } from "../support/paths.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
+const pipeSettingsPath = operation("getPipeSettings").example.url;
 const brokenPipeId = "0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e";
 const brokenPath = pipeSettingsPath.replace(/pipes\/[^/]+/, `pipes/${brokenPipeId}`);
 // engine_max_threads is 0..64, in responses too.
@@ -21,14 +22,6 @@ let proxy: ChildProcess;
 let proxyUrl: string;
 let proxyOutput = "";
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
-
 beforeAll(async () => {
   upstream = await startScriptedServer((request, response) => {
     const body = request.url?.includes(brokenPipeId) ? brokenEnvelope : settingsEnvelope;
@@ -36,13 +29,21 @@ beforeAll(async () => {
   });
   const port = await freePort();
   proxyUrl = `http://127.0.0.1:${port}`;
-  proxy = spawn(process.execPath, [`${root}scripts/validate-proxy.mjs`, upstream.url, "--api", "management", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+  proxy = spawn(process.execPath, [`${root}scripts/validate-proxy.mjs`, upstream.url, "--api", "management", "--port", String(port)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   proxy.stdout?.setEncoding("utf8").on("data", (chunk: string) => (proxyOutput += chunk));
   proxy.stderr?.setEncoding("utf8").on("data", (chunk: string) => (proxyOutput += chunk));
   for (let deadline = Date.now() + 20_000; ; await delay(50)) {
     if (proxy.exitCode !== null) throw new Error(`validate:proxy exited early:\n${proxyOutput}`);
     if (Date.now() > deadline) throw new Error(`validate:proxy did not answer:\n${proxyOutput}`);
-    if (await fetch(proxyUrl).then(() => true, () => false)) break;
+    if (
+      await fetch(proxyUrl).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
   }
 }, 30_000);
 

@@ -1,158 +1,209 @@
-// The shared test vectors (contract/vectors/) get their verdicts from the bundles, with the same verdict on
-// every vector in three independent JSON Schema implementations: Ajv, Hyperjump (an OpenAPI 3.1-aware
-// validator by a JSON Schema specification author, reading the bundle itself) and, when a python3 has it,
-// Python's jsonschema through contract/check_vectors.py.
+// The shared test vectors (contract/vectors/) are the oracle for every rule of the contract: each vector must get
+// its verdict from every reader of the specs. Here: the SDK's generated validators, Prism (the mock for requests,
+// a validating proxy for responses), Ajv and Hyperjump over the bundle (Hyperjump reads it as an OpenAPI 3.1
+// document, written by a JSON Schema specification author), and Python's jsonschema when a python3 has it.
+// The vectors are stated from the seed in contract/cases/, independently of the spec.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule, { type FormatName } from "ajv-formats";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import * as hyperjump from "@hyperjump/json-schema/openapi-3-1";
 import "@hyperjump/json-schema/formats";
-import { describe, expect, it } from "vitest";
-import { type Api, bundles, resolve } from "../support/bundles.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule, { type FormatName } from "ajv-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, type MockServer, startMocks, stopMock } from "../../scripts/lib/mock-servers.mjs";
+import { type Api, apis, bundles } from "../support/bundles.js";
+import { operations, partSchema, type VectorPart } from "../support/operations.js";
+import { credentials, mockUrl } from "../support/prism.js";
 
+interface HttpForm {
+  method: string;
+  path: string;
+  query?: string;
+  headers?: Record<string, string>;
+  body?: unknown;
+  status?: number;
+}
 interface Vector {
   operation: string;
-  part: "params" | "request" | "response";
+  part: VectorPart;
   name: string;
   value: unknown;
   verdict: "valid" | "invalid";
   rule: string;
+  http: HttpForm | false;
+  httpReason?: string;
 }
 interface Case {
   api: Api;
   vector: Vector;
   key: string;
 }
+type Verdict = Vector["verdict"];
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const apis: Api[] = ["management", "alerts"];
-const methods = ["get", "put", "post", "delete", "patch"];
-
+const vectorsDir = new URL("../../contract/vectors/", import.meta.url);
 const cases: Case[] = apis.flatMap((api) =>
-  readdirSync(`${root}contract/vectors/${api}`)
+  readdirSync(new URL(`${api}/`, vectorsDir))
     .sort()
-    .flatMap((file) => JSON.parse(readFileSync(`${root}contract/vectors/${api}/${file}`, "utf8")) as Vector[])
+    .flatMap((file) => JSON.parse(readFileSync(new URL(`${api}/${file}`, vectorsDir), "utf8")) as Vector[])
     .map((vector) => ({ api, vector, key: `${api}/${vector.operation}/${vector.part}/${vector.name}` })),
 );
+const operationOf = ({ api, vector }: Case) => operations.find((o) => o.api === api && o.operationId === vector.operation)!;
 
-function operation(api: Api, operationId: string): { pathItem: any; operation: any } {
-  for (const pathItem of Object.values(bundles[api].paths) as any[]) {
-    for (const method of methods) {
-      if (pathItem[method]?.operationId === operationId) return { pathItem, operation: pathItem[method] };
-    }
-  }
-  throw new Error(`no operation ${operationId} in ${api}`);
+// --- The SDK's generated validators: what the client checks before sending and, on request, after receiving.
+function generatedVerdict(c: Case): Verdict {
+  const { validators } = operationOf(c);
+  const validate = { params: validators.params, request: validators.body, response: validators.response }[c.vector.part];
+  if (!validate) throw new Error(`${c.key}: the generated validators have no ${c.vector.part} validator`);
+  return validate(c.vector.value) ? "valid" : "invalid";
 }
 
-/** What a vector is checked against: the parameters as one object (as the SDK's validators build it), the request body, or the 200 body. */
-function partSchema(api: Api, operationId: string, part: Vector["part"]): object {
-  const { pathItem, operation: op } = operation(api, operationId);
-  if (part === "params") {
-    const parameters = [...(pathItem.parameters ?? []), ...(op.parameters ?? [])].map((p: any) => resolve(api, p));
-    return {
-      type: "object",
-      properties: Object.fromEntries(parameters.map((p: any) => [p.name, p.schema])),
-      required: parameters.filter((p: any) => p.required).map((p: any) => p.name),
-      additionalProperties: false,
-    };
-  }
-  const media = part === "request" ? resolve(api, op.requestBody) : resolve(api, op.responses["200"]);
-  return media.content["application/json"].schema;
-}
-
-// ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
+// --- Ajv (Draft 2020-12) over the bundle. ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
-/** Ajv (Draft 2020-12) asserting the given formats, or all of ajv-formats' formats. */
-function verdictsWith(formats?: FormatName[]): (c: Case) => { verdict: Vector["verdict"]; errors: string } {
-  // OpenAPI keywords (discriminator, example) are not JSON Schema: strict mode off so Ajv ignores them, and unknown formats.
+/** Ajv asserting the given formats, or all of ajv-formats' formats. */
+function ajvVerdicts(formats?: FormatName[]): (c: Case) => { verdict: Verdict; errors: string } {
+  // OpenAPI keywords (discriminator, example) are not JSON Schema: strict mode off so Ajv ignores them.
   const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
   addFormats(ajv, formats);
-  const validators = new Map<string, ValidateFunction>();
-  return ({ api, vector }) => {
-    const id = `${api}/${vector.operation}/${vector.part}`;
+  const compiled = new Map<string, ValidateFunction>();
+  return (c) => {
+    const id = `${c.api}/${c.vector.operation}/${c.vector.part}`;
     // The bundle's components sit beside the schema, so its "#/components/..." references resolve.
-    if (!validators.has(id)) validators.set(id, ajv.compile({ ...partSchema(api, vector.operation, vector.part), components: bundles[api].components }));
-    const validate = validators.get(id)!;
-    const valid = validate(vector.value);
-    return { verdict: valid ? "valid" : "invalid", errors: ajv.errorsText(validate.errors) };
+    if (!compiled.has(id)) compiled.set(id, ajv.compile({ ...partSchema(operationOf(c), c.vector.part), components: bundles[c.api].components }));
+    const validate = compiled.get(id)!;
+    return { verdict: validate(c.vector.value) ? "valid" : "invalid", errors: ajv.errorsText(validate.errors) };
   };
 }
-const ajvVerdict = verdictsWith();
+const ajvVerdict = ajvVerdicts();
 
-// Hyperjump reads each bundle as an OpenAPI 3.1 document (its own schema dialect), asserting formats.
+// --- Hyperjump, reading each bundle as an OpenAPI 3.1 document, asserting formats.
 hyperjump.setShouldValidateFormat(true);
 const bundleUri = (api: Api) => `https://ingestion-api.test/${api}.json`;
 for (const api of apis) hyperjump.registerSchema(bundles[api], bundleUri(api), "https://spec.openapis.org/oas/3.1/schema-base");
-const hyperjumpSchemas = new Set<string>();
+const registered = new Set<string>();
 
-async function hyperjumpVerdict({ api, vector }: Case): Promise<Vector["verdict"]> {
-  const uri = `https://ingestion-api.test/${api}/${vector.operation}/${vector.part}`;
-  if (!hyperjumpSchemas.has(uri)) {
+async function hyperjumpVerdict(c: Case): Promise<Verdict> {
+  const uri = `https://ingestion-api.test/${c.api}/${c.vector.operation}/${c.vector.part}`;
+  if (!registered.has(uri)) {
     // The part's schema as a document of its own, its "#/components/..." references pointed at the registered bundle.
-    const schema = JSON.parse(JSON.stringify(partSchema(api, vector.operation, vector.part)).replaceAll('"$ref":"#/', `"$ref":"${bundleUri(api)}#/`));
-    hyperjump.registerSchema({ $schema: "https://spec.openapis.org/oas/3.1/dialect/base", ...schema }, uri);
-    hyperjumpSchemas.add(uri);
+    const text = JSON.stringify(partSchema(operationOf(c), c.vector.part)).replaceAll('"$ref":"#/', `"$ref":"${bundleUri(c.api)}#/`);
+    hyperjump.registerSchema({ $schema: "https://spec.openapis.org/oas/3.1/dialect/base", ...JSON.parse(text) }, uri);
+    registered.add(uri);
   }
-  return (await hyperjump.validate(uri, vector.value as any)).valid ? "valid" : "invalid";
+  return (await hyperjump.validate(uri, c.vector.value as never)).valid ? "valid" : "invalid";
 }
+
+// --- Prism: requests go to the mock, which refuses what breaks the contract; responses come from a server that
+// answers with the vector's value, through Prism as a validating proxy, which turns a non-conforming answer into a 500.
+const responseHeader = "x-vector-key";
+let upstream: Server;
+let proxies: MockServer[] = [];
+const proxyUrl = {} as Record<Api, string>;
+
+beforeAll(async () => {
+  const bodies = new Map(cases.map((c) => [c.key, c.vector.value]));
+  upstream = createServer((request, response) => {
+    const key = decodeURIComponent(String(request.headers[responseHeader]));
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(bodies.get(key)));
+  });
+  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+  const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  proxies = await startMocks(
+    await Promise.all(apis.map(async (api) => ({ bundle: `generated/openapi/${api}.json`, port: await freePort(), upstream: upstreamUrl }))),
+  );
+  for (const [index, api] of apis.entries()) proxyUrl[api] = proxies[index]?.url ?? "";
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(proxies.map(stopMock));
+  await new Promise((resolve) => upstream?.close(resolve));
+});
+
+async function prismVerdict(c: Case, http: HttpForm): Promise<{ verdict: Verdict | "neither"; seen: string }> {
+  const isResponse = c.vector.part === "response";
+  const base = isResponse ? proxyUrl[c.api] : mockUrl[c.api];
+  const headers: Record<string, string> = { accept: "application/json", authorization: credentials[c.api], ...http.headers };
+  if (isResponse) headers[responseHeader] = encodeURIComponent(c.key);
+  const response = await fetch(`${base}${http.path}${http.query ? `?${http.query}` : ""}`, {
+    method: http.method,
+    headers,
+    ...(http.body !== undefined && { body: JSON.stringify(http.body) }),
+  });
+  const seen = `${response.status} ${response.headers.get("sl-violations") ?? (await response.text()).slice(0, 300)}`;
+  if (response.status === 200) return { verdict: "valid", seen };
+  // The mock refuses an invalid request with 400 or 422; the proxy reports a non-conforming answer as 500.
+  const refused = isResponse ? response.status === 500 : response.status === 400 || response.status === 422;
+  return { verdict: refused ? "invalid" : "neither", seen };
+}
+
+const python = pythonWithJsonschema();
 
 describe.each(apis)("%s vectors", (api) => {
   it.each(cases.filter((c) => c.api === api).map((c) => [`${c.vector.operation} ${c.vector.part}: ${c.vector.name} is ${c.vector.verdict}`, c] as const))(
     "%s",
     async (_title, c) => {
-      const { verdict, errors } = ajvVerdict(c);
-      expect(verdict, `rule: ${c.vector.rule}; Ajv: ${errors}`).toBe(c.vector.verdict);
-      expect(await hyperjumpVerdict(c), `rule: ${c.vector.rule}; Hyperjump`).toBe(c.vector.verdict);
+      const { vector } = c;
+      const because = `rule: ${vector.rule}`;
+      expect(generatedVerdict(c), `${because}; the SDK's generated validators`).toBe(vector.verdict);
+      const ajv = ajvVerdict(c);
+      expect(ajv.verdict, `${because}; Ajv: ${ajv.errors}`).toBe(vector.verdict);
+      expect(await hyperjumpVerdict(c), `${because}; Hyperjump`).toBe(vector.verdict);
+      if (vector.http) {
+        const prism = await prismVerdict(c, vector.http);
+        expect(prism.verdict, `${because}; Prism answered ${prism.seen}`).toBe(vector.verdict);
+      } else {
+        expect(vector.httpReason, "a vector HTTP cannot carry says why").toBeTruthy();
+      }
     },
   );
 
   it("cover the parameters, request body and response of every operation with valid and invalid cases", () => {
-    const expected = Object.values(bundles[api].paths as Record<string, any>).flatMap((pathItem) =>
-      methods
-        .filter((m) => pathItem[m])
-        .flatMap((m) => {
-          const op = pathItem[m];
-          const parts = [...(pathItem.parameters || op.parameters ? ["params"] : []), ...(op.requestBody ? ["request"] : []), "response"];
-          return parts.flatMap((part) => [`${op.operationId} ${part} valid`, `${op.operationId} ${part} invalid`]);
-        }),
-    );
+    const expected = operations
+      .filter((o) => o.api === api)
+      .flatMap((o) => o.parts.flatMap((part) => [`${o.operationId} ${part} valid`, `${o.operationId} ${part} invalid`]));
     const covered = new Set(cases.filter((c) => c.api === api).map(({ vector }) => `${vector.operation} ${vector.part} ${vector.verdict}`));
     expect([...covered].sort()).toEqual(expected.sort());
   });
 });
 
 it("no verdict depends on a format other than uuid (date-time, int32 and int64 are not checked alike everywhere)", () => {
-  const uuidOnly = verdictsWith(["uuid"]);
-  const differing = cases.filter((c) => uuidOnly(c).verdict !== c.vector.verdict).map((c) => c.key);
-  expect(differing).toEqual([]);
+  const uuidOnly = ajvVerdicts(["uuid"]);
+  expect(cases.filter((c) => uuidOnly(c).verdict !== c.vector.verdict).map((c) => c.key)).toEqual([]);
 });
 
-// The python3 on PATH first (say a virtualenv's), then Debian's; PYTHON names another.
-const pythonCandidates = process.env.PYTHON ? [process.env.PYTHON] : ["python3", "/usr/bin/python3"];
-const python3 = pythonCandidates.find((candidate) => spawnSync(candidate, ["-c", "import jsonschema"]).status === 0);
-// CI sets VECTORS_REQUIRE_PYTHON=1, so there a missing jsonschema fails this test instead of skipping it.
-const pythonRequired = process.env.VECTORS_REQUIRE_PYTHON === "1";
-const pythonMissing = `no ${pythonCandidates.join(" or ")} with jsonschema: apt-get install python3-jsonschema (or pip install jsonschema)`;
+// The python3 on PATH first (say a virtualenv's), then Debian's; PYTHON names another. CI sets
+// VECTORS_REQUIRE_PYTHON=1, so there a missing jsonschema fails this test instead of skipping it.
+function pythonWithJsonschema(): { command?: string; missing: string } {
+  const candidates = process.env.PYTHON ? [process.env.PYTHON] : ["python3", "/usr/bin/python3"];
+  const command = candidates.find((candidate) => spawnSync(candidate, ["-c", "import jsonschema"]).status === 0);
+  return {
+    ...(command && { command }),
+    missing: `no ${candidates.join(" or ")} with jsonschema: apt-get install python3-jsonschema (or pip install jsonschema)`,
+  };
+}
+const skipPython = !python.command && process.env.VECTORS_REQUIRE_PYTHON !== "1";
+if (skipPython) console.warn(`skipping the Python vector check: ${python.missing}`);
 
-const skipPython = !python3 && !pythonRequired;
-if (skipPython) console.warn(`skipping the Python vector check: ${pythonMissing}`);
-
-it.skipIf(skipPython)("Python's jsonschema (contract/check_vectors.py) reaches Ajv's verdict on every vector", () => {
-  expect(python3, pythonMissing).toBeDefined();
-  const run = spawnSync(python3!, [`${root}contract/check_vectors.py`, "--verdicts"], { encoding: "utf8", maxBuffer: 16 * 1024 * 1024 });
+it.skipIf(skipPython)("Python's jsonschema (contract/check_vectors.py) reaches every vector's verdict", () => {
+  expect(python.command, python.missing).toBeDefined();
+  const run = spawnSync(python.command!, [new URL("../../contract/check_vectors.py", import.meta.url).pathname, "--verdicts"], {
+    encoding: "utf8",
+    maxBuffer: 16 * 1024 * 1024,
+  });
   expect(run.status, run.stderr).toBe(0);
-  const python = JSON.parse(run.stdout) as Record<string, string>;
-  expect(Object.keys(python).sort()).toEqual(cases.map((c) => c.key).sort());
-  const disagreements = cases.filter((c) => python[c.key] !== ajvVerdict(c).verdict).map((c) => `${c.key}: Python ${python[c.key]}, Ajv ${ajvVerdict(c).verdict}`);
-  expect(disagreements).toEqual([]);
+  const verdicts = JSON.parse(run.stdout) as Record<string, string>;
+  expect(Object.keys(verdicts).sort()).toEqual(cases.map((c) => c.key).sort());
+  expect(cases.filter((c) => verdicts[c.key] !== c.vector.verdict).map((c) => `${c.key}: Python says ${verdicts[c.key]}`)).toEqual([]);
 });
 
 it("every pattern in the bundles uses only the regular-expression syntax JSON Schema recommends for interoperability", () => {
   const patterns: string[] = [];
-  JSON.stringify(bundles, (key, value) => (key === "pattern" && typeof value === "string" && patterns.push(value), value));
+  JSON.stringify(bundles, (key, value) => {
+    if (key === "pattern" && typeof value === "string") patterns.push(value);
+    return value;
+  });
   expect(patterns.length).toBeGreaterThan(0);
   // Literal characters, [...] classes without escapes, quantifiers, groups, alternation and ^/$ anchors; no \d, \w,
   // look-arounds, back-references, named groups or flags, which differ between regex engines.

@@ -16,7 +16,9 @@ it.each(["management", "alerts"] as const)("the %s spec's info.version is the pa
 });
 
 it("CHANGELOG.md has a dated section for the package version", () => {
-  expect(read("CHANGELOG.md").split("\n")).toContainEqual(expect.stringMatching(new RegExp(`^## \\[${version.replaceAll(".", "\\.")}\\] - \\d{4}-\\d{2}-\\d{2}$`)));
+  expect(read("CHANGELOG.md").split("\n")).toContainEqual(
+    expect.stringMatching(new RegExp(`^## \\[${version.replaceAll(".", "\\.")}\\] - \\d{4}-\\d{2}-\\d{2}$`)),
+  );
 });
 
 describe("npm run release:spec", () => {
@@ -25,7 +27,7 @@ describe("npm run release:spec", () => {
 
   /** Runs release:spec in a copy of the project with the given package version and bundle edits. */
   function release(packageVersion: string, editBundle: (bundle: any) => void): { status: number | null; output: string } {
-    project = copyProject(["scripts/release-spec.mjs", "scripts/toolchain.mjs", "redocly.yaml", "package.json", "openapi/released", "generated/openapi"]);
+    project = copyProject(["scripts/release-spec.mjs", "scripts/lib", "redocly.yaml", "package.json", "openapi/released", "generated/openapi"]);
     const pkg = JSON.parse(read("package.json", project.dir));
     writeFileSync(join(project.dir, "package.json"), JSON.stringify({ ...pkg, version: packageVersion }));
     for (const api of ["management", "alerts"]) {

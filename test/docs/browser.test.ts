@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { integerSettings } from "../../contract/cases/seed-settings.mjs";
-import { root } from "../../scripts/toolchain.mjs";
+import { root } from "../../scripts/lib/toolchain.mjs";
 import { launchBrowserContext } from "../support/chromium.js";
 import { type NpmStart, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 
@@ -50,8 +50,7 @@ function expectClean({ problems, hosts }: { problems: string[]; hosts: Set<strin
   expect([...hosts]).toEqual(["127.0.0.1"]);
 }
 
-const menuItem = (page: Page, summary: string) =>
-  page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-operation", { hasText: summary }).first();
+const menuItem = (page: Page, summary: string) => page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-operation", { hasText: summary }).first();
 
 /** Opens an operation from the navigation (expanding its tag) and returns the text once its heading shows. */
 async function openOperation(page: Page, tag: string, summary: string): Promise<string> {
@@ -111,7 +110,12 @@ describe.each([
 describe("the management reference", () => {
   const operations = [
     ["Services", "List services", "GET", "/v1/organizations/{organizationId}/services"],
-    ["Reverse private endpoints", "Create a reverse private endpoint", "POST", "/v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints"],
+    [
+      "Reverse private endpoints",
+      "Create a reverse private endpoint",
+      "POST",
+      "/v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints",
+    ],
     ["Pipes", "Get a pipe", "GET", "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}"],
     ["Pipes", "Get the settings of a pipe", "GET", "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings"],
     ["Pipes", "Replace the settings of a pipe", "PUT", "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings"],
@@ -172,7 +176,8 @@ describe("the alerts reference", () => {
     const view = await open("/alerts.html");
     const text = await openOperation(view.page, "Alerts", "Create an alert");
     const requestBody = requestBodyOf(text, "Create an alert");
-    for (const field of ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId"]) expect(isRequired(requestBody, field), field).toBe(true);
+    for (const field of ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId"])
+      expect(isRequired(requestBody, field), field).toBe(true);
     for (const field of ["name", "message"]) expect(isRequired(requestBody, field), field).toBe(false);
     const getText = await openOperation(view.page, "Alerts", "Get an alert");
     expect(getText.slice(getText.lastIndexOf("Get an alert"))).toContain("/api/v2/alerts/{id}");

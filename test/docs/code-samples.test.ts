@@ -2,7 +2,8 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { curlSample, operationsOf, withCodeSamples } from "../../scripts/code-samples.mjs";
+import { curlSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
+import { operationsOf } from "../../scripts/lib/openapi.mjs";
 
 const apis = [
   ["management", inject("managementUrl")],

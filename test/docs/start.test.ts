@@ -4,8 +4,8 @@ import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { createServer } from "node:net";
 import { expect, it } from "vitest";
-import { freePort } from "../../scripts/mock-servers.mjs";
-import { root } from "../../scripts/toolchain.mjs";
+import { freePort } from "../../scripts/lib/mock-servers.mjs";
+import { root } from "../../scripts/lib/toolchain.mjs";
 import { prismOnPorts, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 
 /** A GET with the path sent exactly as written (fetch would normalise `..` away before sending). */
@@ -28,7 +28,10 @@ it("prints the URLs and a curl per mock that works as pasted, serves build/docs 
     for (const url of [`http://127.0.0.1:${ports.docs}/`, `http://127.0.0.1:${ports.management}`, `http://127.0.0.1:${ports.alerts}`]) {
       expect(output).toContain(url);
     }
-    const curls = output.split("\n\n").filter((block) => block.trimStart().startsWith("Try the")).map((block) => block.split("\n").slice(1).join("\n"));
+    const curls = output
+      .split("\n\n")
+      .filter((block) => block.trimStart().startsWith("Try the"))
+      .map((block) => block.split("\n").slice(1).join("\n"));
     expect(curls).toHaveLength(2);
     for (const curl of curls) {
       const run = spawnSync("sh", ["-c", curl], { encoding: "utf8", timeout: 30_000 });
@@ -62,7 +65,12 @@ it.each(["DOCS_PORT", "MANAGEMENT_MOCK_PORT", "ALERTS_MOCK_PORT"])("a busy %s gi
   const port = await freePort();
   await new Promise<void>((resolve) => blocker.listen(port, "127.0.0.1", resolve));
   try {
-    const run = await npmStartWith({ DOCS_PORT: await freePort(), MANAGEMENT_MOCK_PORT: await freePort(), ALERTS_MOCK_PORT: await freePort(), [variable]: port });
+    const run = await npmStartWith({
+      DOCS_PORT: await freePort(),
+      MANAGEMENT_MOCK_PORT: await freePort(),
+      ALERTS_MOCK_PORT: await freePort(),
+      [variable]: port,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toBe(`npm start: port ${port} is already in use; set ${variable} to another port\n`);
   } finally {

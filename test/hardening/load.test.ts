@@ -4,9 +4,10 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { root } from "../../scripts/lib/toolchain.mjs";
+import { operation } from "../support/operations.js";
 import { json, type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
-import { settingsEnvelope } from "../support/sdk-fixtures.js";
-import { root } from "../../scripts/toolchain.mjs";
+import { pipe, settingsEnvelope } from "../support/sdk-fixtures.js";
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -16,7 +17,11 @@ afterAll(() => server.close());
 
 it("2,000 calls in flight succeed, 5,000 sequential calls grow the heap by less than 20 MB, and the process exits by itself", async () => {
   expect(existsSync(`${root}/dist/index.js`), "run `npm run build` first: the probe loads the built package").toBe(true);
-  const probe = spawn(process.execPath, ["--expose-gc", "test/hardening/load-probe.mjs", server.url], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const settings = JSON.stringify(operation("updatePipeSettings").example.body);
+  const probe = spawn(process.execPath, ["--expose-gc", "test/hardening/load-probe.mjs", server.url, JSON.stringify(pipe), settings], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let output = "";
   probe.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   // Exiting on its own is part of the verdict: a leftover socket or timer would keep it alive.

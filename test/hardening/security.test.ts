@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAlertsClient, createManagementClient, type Logger, RequestValidationError } from "../../src/index.js";
 import { json, type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
-import { organizationId, pipe, serviceId, settingsEnvelope } from "../support/sdk-fixtures.js";
+import { alertId, organizationId, pipe, serviceId, settingsEnvelope } from "../support/sdk-fixtures.js";
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -68,11 +68,21 @@ describe("a secret, whatever it is", () => {
           const alerts = (baseUrl: string) => createAlertsClient({ ...common, baseUrl, token: secret });
           failing.requests.length = 0;
           const errors = await Promise.all([
-            management(failing.url).pipes.getSettings(pipe).catch((e: unknown) => e), // 401
-            management(failing.url).pipes.getSettings(pipe).catch((e: unknown) => e), // 500
-            management("http://127.0.0.1:9").pipes.getSettings(pipe).catch((e: unknown) => e), // refused
-            alerts(silent.url).get("65f1c2d3e4b5a69788796a5b").catch((e: unknown) => e), // timeout
-            alerts(failing.url).get("not-an-id").catch((e: unknown) => e), // invalid request
+            management(failing.url)
+              .pipes.getSettings(pipe)
+              .catch((e: unknown) => e), // 401
+            management(failing.url)
+              .pipes.getSettings(pipe)
+              .catch((e: unknown) => e), // 500
+            management("http://127.0.0.1:9")
+              .pipes.getSettings(pipe)
+              .catch((e: unknown) => e), // refused
+            alerts(silent.url)
+              .get(alertId)
+              .catch((e: unknown) => e), // timeout
+            alerts(failing.url)
+              .get("not-an-id")
+              .catch((e: unknown) => e), // invalid request
           ]);
           expect(errors.map((error) => (error as Error).name)).toEqual([
             "AuthenticationError",

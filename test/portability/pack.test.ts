@@ -21,6 +21,14 @@ it("npm pack --json prints only JSON, and packs dist/, the bundles and the vecto
 
   const [packed] = JSON.parse(run.stdout) as { files: { path: string }[] }[];
   const paths = packed!.files.map((file) => file.path);
-  expect(paths).toEqual(expect.arrayContaining(["dist/index.js", "dist/index.cjs", "dist/src/index.d.ts", "generated/openapi/management.json", "contract/vectors/alerts/createAlert.json"]));
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      "dist/index.js",
+      "dist/index.cjs",
+      "dist/src/index.d.ts",
+      "generated/openapi/management.json",
+      "contract/vectors/alerts/createAlert.json",
+    ]),
+  );
   expect(paths.filter((path) => /^(src|test|scripts|openapi\/(management|alerts))\//.test(path))).toEqual([]);
 }, 120_000);

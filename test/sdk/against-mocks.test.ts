@@ -1,43 +1,52 @@
-// Every SDK method against the Prism mocks: the unwrapped resource on success, the right error class otherwise.
+// Every SDK method against the Prism mocks: the unwrapped resource on success (Prism answers each operation's
+// first example), the right error class for each declared error status.
 import { describe, expect, inject, it } from "vitest";
-import { ApiError, createAlertsClient, createManagementClient } from "../../src/index.js";
+import { ApiError, createAlertsClient, createManagementClient, type ReversePrivateEndpointRequest } from "../../src/index.js";
+import { bundles, resolve } from "../support/bundles.js";
+import { operation } from "../support/operations.js";
 import { alertId, declaredErrorClasses, keyId, keySecret, organizationId, pipe, serviceId, tileAlert, token } from "../support/sdk-fixtures.js";
+
+/** The resource of an operation's 200 example: what the mock answers and the SDK unwraps. */
+const exampleResource = (operationId: string) => {
+  const envelope = operation(operationId).exampleResponse() as { result?: unknown; data?: unknown };
+  return envelope.result ?? envelope.data;
+};
+/** The declared error statuses of an operation, each with the class the SDK maps it to. */
+const declaredErrors = (operationId: string) =>
+  operation(operationId).errorStatuses.map((status) => declaredErrorClasses.find(([known]) => known === status) ?? ([status, "ApiError", ApiError] as const));
 
 const management = createManagementClient({ baseUrl: inject("managementUrl"), keyId, keySecret, organizationId, validateResponses: true });
 const alerts = createAlertsClient({ baseUrl: inject("alertsUrl"), token, validateResponses: true });
 
 describe("management client", () => {
   it("services.list returns the services of the result envelope", async () => {
-    const services = await management.services.list({ filter: ["tag:Environment=Production", "tag:isActive"] });
-    expect(services[0]).toMatchObject({ id: serviceId, name: "events-production" });
+    const { filter } = operation("listServices").example.query as { filter: string[] };
+    expect(await management.services.list({ filter })).toEqual(exampleResource("listServices"));
   });
 
   it("reversePrivateEndpoints.create returns the endpoint", async () => {
-    const endpoint = await management.reversePrivateEndpoints.create(
-      { serviceId },
-      { type: "VPC_ENDPOINT_SERVICE", vpcEndpointServiceName: "com.amazonaws.vpce.eu-west-1.vpce-svc-0a1b" },
-    );
-    expect(endpoint).toMatchObject({ serviceId, status: "Ready" });
+    const body = operation("createReversePrivateEndpoint").example.body as ReversePrivateEndpointRequest;
+    expect(await management.reversePrivateEndpoints.create({ serviceId }, body)).toEqual(exampleResource("createReversePrivateEndpoint"));
   });
 
   it("pipes.get returns the pipe", async () => {
-    expect(await management.pipes.get(pipe)).toMatchObject({ id: pipe.pipeId, state: "Running" });
+    expect(await management.pipes.get(pipe)).toEqual(exampleResource("getPipe"));
   });
 
-  it("pipes.getSettings returns all twelve settings", async () => {
-    expect(Object.keys(await management.pipes.getSettings(pipe))).toHaveLength(12);
+  it("pipes.getSettings returns the settings", async () => {
+    expect(await management.pipes.getSettings(pipe)).toEqual(exampleResource("getPipeSettings"));
   });
 
   it("pipes.updateSettings returns the settings in force", async () => {
-    const settings = await management.pipes.updateSettings(pipe, { streaming_max_insert_wait_ms: 5000 });
-    expect(settings.streaming_max_insert_wait_ms).toBe(5000);
+    const settings = await management.pipes.updateSettings(pipe, operation("updatePipeSettings").example.body as never);
+    expect(settings).toEqual(exampleResource("updatePipeSettings"));
   });
 
   it("withResponse() gives the request id and the Response beside the resource", async () => {
     const { data, response, requestId } = await management.pipes.get(pipe).withResponse();
     expect(data.id).toBe(pipe.pipeId);
     expect(response.status).toBe(200);
-    expect(requestId).toBe("2b4d6f8a-0c1e-4a3b-9d5f-7a9c1e3b5d7f");
+    expect(requestId).toBe((operation("getPipe").exampleResponse() as { requestId: string }).requestId);
   });
 
   it("a call's organizationId overrides the client's default", async () => {
@@ -51,32 +60,34 @@ describe("management client", () => {
       params: { path: pipe },
     });
     expect(response.status).toBe(200);
-    expect(data?.result.engine_max_insert_threads).toBe(4);
+    expect(data?.result).toEqual(exampleResource("getPipeSettings"));
   });
 
-  it.each(declaredErrorClasses)("maps a declared %i to %s with its status and request id", async (status, _name, ErrorClass) => {
+  it.each(declaredErrors("getPipeSettings"))("maps a declared %i to %s with its status and request id", async (status, _name, ErrorClass) => {
     const call = management.pipes.getSettings(pipe, { headers: { Prefer: `code=${status}` }, maxRetries: 0 });
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ status, requestId: "1c9a2f5e-7b3d-4e8a-9c6f-0d2e4b6a8c1e" });
+    const { requestId } = operation("getPipeSettings").exampleResponse(String(status)) as { requestId?: string };
+    expect(error).toMatchObject({ status, requestId });
     expect((error as Error).message).toContain(`HTTP ${status}`);
   });
 
   it("a 429 carries the Retry-After wait", async () => {
     const error = await management.pipes.getSettings(pipe, { headers: { Prefer: "code=429" }, maxRetries: 0 }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ retryAfterMs: 10_000 });
+    const tooMany = resolve("management", bundles.management.paths[operation("getPipeSettings").path].get.responses["429"]);
+    const seconds = resolve("management", tooMany.headers["Retry-After"]).example as number;
+    expect(error).toMatchObject({ retryAfterMs: seconds * 1000 });
   });
 });
 
 describe("alerts client", () => {
   it("create returns the alert of the data envelope", async () => {
-    const alert = await alerts.create(tileAlert);
-    expect(alert).toMatchObject({ source: "tile", state: "inactive" });
+    expect(await alerts.create(tileAlert)).toEqual(exampleResource("createAlert"));
   });
 
   it("get returns the alert", async () => {
-    expect(await alerts.get(alertId)).toMatchObject({ id: alertId });
+    expect(await alerts.get(alertId)).toEqual(exampleResource("getAlert"));
   });
 
   it("raw is an openapi-fetch client with the same authorization", async () => {
@@ -84,7 +95,7 @@ describe("alerts client", () => {
     expect(data?.data.id).toBe(alertId);
   });
 
-  it.each(declaredErrorClasses)("maps a declared %i to %s with the server's message", async (status, _name, ErrorClass) => {
+  it.each(declaredErrors("getAlert"))("maps a declared %i to %s with the server's message", async (status, _name, ErrorClass) => {
     const error = await alerts.get(alertId, { headers: { Prefer: `code=${status}` }, maxRetries: 0 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ErrorClass);
     expect(error).toMatchObject({ status });

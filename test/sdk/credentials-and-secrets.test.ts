@@ -52,7 +52,9 @@ describe("options and environment", () => {
 
   it("a missing token fails at construction, naming INGESTION_ALERTS_TOKEN", () => {
     vi.stubEnv("INGESTION_ALERTS_TOKEN", "");
-    expect(() => createAlertsClient({ baseUrl: "https://a.test" })).toThrow(/missing token; pass \{ token \} or set the environment variable INGESTION_ALERTS_TOKEN/);
+    expect(() => createAlertsClient({ baseUrl: "https://a.test" })).toThrow(
+      /missing token; pass \{ token \} or set the environment variable INGESTION_ALERTS_TOKEN/,
+    );
   });
 });
 
@@ -102,24 +104,40 @@ describe("secrets never leak", () => {
 
   it("in API errors, connection errors, timeouts and validation errors, nor in log lines", async () => {
     const { lines, logger } = recordingLogger();
-    const server = await startScriptedServer(
-      json(401, { status: 401, error: "Authentication failed", requestId: "r" }),
-    );
+    const server = await startScriptedServer(json(401, { status: 401, error: "Authentication failed", requestId: "r" }));
     const options = { keyId: "key-id", keySecret: secret, logger, logLevel: "debug", maxRetries: 0 } as const;
     const errors = [
-      await createManagementClient({ ...options, baseUrl: server.url }).pipes.getSettings(pipe).catch((e: unknown) => e),
-      await createManagementClient({ ...options, baseUrl: "http://127.0.0.1:9" }).pipes.getSettings(pipe).catch((e: unknown) => e),
-      await createManagementClient({ ...options, baseUrl: server.url }).pipes.updateSettings(pipe, { engine_max_threads: 99 }).catch((e: unknown) => e),
-      await createAlertsClient({ baseUrl: server.url, token: secret, logger, logLevel: "debug" }).get("bad").catch((e: unknown) => e),
+      await createManagementClient({ ...options, baseUrl: server.url })
+        .pipes.getSettings(pipe)
+        .catch((e: unknown) => e),
+      await createManagementClient({ ...options, baseUrl: "http://127.0.0.1:9" })
+        .pipes.getSettings(pipe)
+        .catch((e: unknown) => e),
+      await createManagementClient({ ...options, baseUrl: server.url })
+        .pipes.updateSettings(pipe, { engine_max_threads: 99 })
+        .catch((e: unknown) => e),
+      await createAlertsClient({ baseUrl: server.url, token: secret, logger, logLevel: "debug" })
+        .get("bad")
+        .catch((e: unknown) => e),
     ];
     const raw = createManagementClient({ ...options, baseUrl: server.url }).raw;
     await raw.GET("/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}", { params: { path: pipe } });
     await server.close();
     const timeoutServer = await startScriptedServer(() => {});
-    errors.push(await createAlertsClient({ baseUrl: timeoutServer.url, token: secret, timeoutMs: 50, maxRetries: 0, logger, logLevel: "debug" }).get(alertId).catch((e: unknown) => e));
+    errors.push(
+      await createAlertsClient({ baseUrl: timeoutServer.url, token: secret, timeoutMs: 50, maxRetries: 0, logger, logLevel: "debug" })
+        .get(alertId)
+        .catch((e: unknown) => e),
+    );
     await timeoutServer.close();
 
-    expect(errors.map((e) => (e as Error).name)).toEqual(["AuthenticationError", "ConnectionError", "RequestValidationError", "RequestValidationError", "TimeoutError"]);
+    expect(errors.map((e) => (e as Error).name)).toEqual([
+      "AuthenticationError",
+      "ConnectionError",
+      "RequestValidationError",
+      "RequestValidationError",
+      "TimeoutError",
+    ]);
     for (const error of errors) expect(everyForm(error)).not.toContain(secret);
     // The raw call logged its attempt too: every attempt, API call or raw, went through the log.
     expect(lines.filter((line) => line.includes("attempt 1/1: 401"))).toHaveLength(2);
@@ -138,7 +156,12 @@ describe("secrets never leak", () => {
 describe("logging", () => {
   it("writes one line per attempt with method, path, status, duration, attempt and request id", async () => {
     const lines: string[] = [];
-    const logger = { error: (m: string) => lines.push(`error ${m}`), warn: (m: string) => lines.push(`warn ${m}`), info: (m: string) => lines.push(`info ${m}`), debug: () => {} };
+    const logger = {
+      error: (m: string) => lines.push(`error ${m}`),
+      warn: (m: string) => lines.push(`warn ${m}`),
+      info: (m: string) => lines.push(`info ${m}`),
+      debug: () => {},
+    };
     const server = await startScriptedServer(json(503, {}, { "retry-after": "0" }), json(200, settingsEnvelope));
     await createManagementClient({ baseUrl: server.url, keyId, keySecret, logger, logLevel: "info" }).pipes.getSettings(pipe);
     await server.close();

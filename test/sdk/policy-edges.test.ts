@@ -30,7 +30,11 @@ describe("validateResponses", () => {
   });
 
   it("accepts an unknown extra field and a pipe state it does not know yet", async () => {
-    const body = { status: 200, requestId: "2b4d6f8a-0c1e-4a3b-9d5f-7a9c1e3b5d7f", result: { id: pipe.pipeId, serviceId: pipe.serviceId, name: "p", state: "Hibernating", shiny: true } };
+    const body = {
+      status: 200,
+      requestId: "2b4d6f8a-0c1e-4a3b-9d5f-7a9c1e3b5d7f",
+      result: { id: pipe.pipeId, serviceId: pipe.serviceId, name: "p", state: "Hibernating", shiny: true },
+    };
     const client = await managementAgainst([json(200, body)], { validateResponses: true });
     await expect(client.pipes.get(pipe)).resolves.toMatchObject({ state: "Hibernating", shiny: true });
   });

@@ -13,7 +13,18 @@ import {
   TimeoutError,
 } from "../../src/index.js";
 import { hang, json, resetBeforeHeaders, resetMidBody, type ScriptedServer, type Step, startScriptedServer, text } from "../support/scripted-server.js";
-import { alertId, declaredErrorClasses, keyId, keySecret, organizationId, pipe, serviceId, settingsEnvelope, tileAlert, token } from "../support/sdk-fixtures.js";
+import {
+  alertId,
+  declaredErrorClasses,
+  keyId,
+  keySecret,
+  organizationId,
+  pipe,
+  serviceId,
+  settingsEnvelope,
+  tileAlert,
+  token,
+} from "../support/sdk-fixtures.js";
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -69,11 +80,11 @@ describe("GET and PUT retry", () => {
   it.each([...declaredErrorClasses.filter(([status]) => status !== 429 && status !== 500), [409, "ApiError", ApiError], [422, "ApiError", ApiError]] as const)(
     "a GET answered %i is never retried and throws %s",
     async (status, _name, ErrorClass) => {
-    const client = await managementAgainst(serverError(status));
-    const error = await client.pipes.getSettings(pipe).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ErrorClass);
-    expect(error).toMatchObject({ status });
-    expect(attempts()).toBe(1);
+      const client = await managementAgainst(serverError(status));
+      const error = await client.pipes.getSettings(pipe).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ErrorClass);
+      expect(error).toMatchObject({ status });
+      expect(attempts()).toBe(1);
     },
   );
 });

@@ -2,17 +2,14 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { resolveRef } from "../../scripts/lib/openapi.mjs";
 
-export type Api = "management" | "alerts";
+export const apis = ["management", "alerts"] as const;
+export type Api = (typeof apis)[number];
 
-export const bundles: Record<Api, any> = {
-  management: loadBundle("management"),
-  alerts: loadBundle("alerts"),
-};
-
-function loadBundle(api: Api): any {
-  return JSON.parse(readFileSync(new URL(`../../generated/openapi/${api}.json`, import.meta.url), "utf8"));
-}
+export const bundles: Record<Api, any> = Object.fromEntries(
+  apis.map((api) => [api, JSON.parse(readFileSync(new URL(`../../generated/openapi/${api}.json`, import.meta.url), "utf8"))]),
+) as Record<Api, any>;
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -20,9 +17,7 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 // OpenAPI keywords (discriminator, example) are not JSON Schema: strict mode off so Ajv ignores them.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
-for (const api of Object.keys(bundles) as Api[]) {
-  ajv.addSchema({ $id: `${api}.json`, components: bundles[api].components });
-}
+for (const api of apis) ajv.addSchema({ $id: `${api}.json`, components: bundles[api].components });
 
 /** Validates a value against an inline schema object of the bundle, resolving its refs within the bundle. */
 export function validateAgainst(api: Api, schema: object, value: unknown): { valid: boolean; errors: string } {
@@ -39,14 +34,5 @@ function rebase(api: Api, schema: object): object {
 
 /** Follows a local `$ref` (`#/components/...`) inside a bundle; returns other values unchanged. */
 export function resolve(api: Api, node: any): any {
-  if (node && typeof node.$ref === "string" && node.$ref.startsWith("#/")) {
-    const target = node.$ref
-      .slice(2)
-      .split("/")
-      .map((part: string) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
-      .reduce((at: any, part: string) => at?.[part], bundles[api]);
-    if (target === undefined) throw new Error(`unresolved ${node.$ref} in ${api}`);
-    return resolve(api, target);
-  }
-  return node;
+  return resolveRef(bundles[api], node);
 }

@@ -1,9 +1,8 @@
 // Runs `npm start` (scripts/start.mjs) as a child process on free ports, as a user would, for the docs tests.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { execFileSync } from "node:child_process";
-import { freePort } from "../../scripts/mock-servers.mjs";
-import { root } from "../../scripts/toolchain.mjs";
+import { freePort } from "../../scripts/lib/mock-servers.mjs";
+import { root } from "../../scripts/lib/toolchain.mjs";
 
 export interface NpmStart {
   child: ChildProcess;

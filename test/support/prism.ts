@@ -8,7 +8,7 @@ export const mockUrl: Record<Api, string> = {
 };
 
 // Prism checks that the scheme is used, not the credentials, so any well-formed value works.
-const credentials: Record<Api, string> = {
+export const credentials: Record<Api, string> = {
   management: `Basic ${btoa("test-key-id:test-key-secret")}`,
   alerts: "Bearer test-token",
 };

@@ -29,25 +29,11 @@ export const mixedTypes: ReversePrivateEndpointRequest = { type: "VPC_ENDPOINT_S
 // @ts-expect-error the endpoint type is one of three values
 export const unknownType: ReversePrivateEndpointRequest = { type: "VPC_PEERING", vpcEndpointServiceName: "svc" };
 
-export const tileAlert: AlertRequest = {
-  source: "tile",
-  dashboardId: "65f1c2d3e4b5a69788796a10",
-  tileId: "error-rate",
-  threshold: 100,
-  thresholdType: "above",
-  interval: "5m",
-  channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
-};
+const channel = { type: "webhook", webhookId: "w" } as const;
+export const tileAlert: AlertRequest = { source: "tile", dashboardId: "d", tileId: "t", threshold: 1, thresholdType: "above", interval: "5m", channel };
 
 // @ts-expect-error a tile alert needs dashboardId
-export const tileWithoutDashboard: AlertRequest = {
-  source: "tile",
-  tileId: "error-rate",
-  threshold: 100,
-  thresholdType: "above",
-  interval: "5m",
-  channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
-};
+export const tileWithoutDashboard: AlertRequest = { source: "tile", tileId: "t", threshold: 1, thresholdType: "above", interval: "5m", channel };
 
 // @ts-expect-error interval is one of the eight known durations
 export const oddInterval: AlertRequest = { ...tileAlert, interval: "7m" };

@@ -2,16 +2,18 @@
 import type { paths as AlertsPaths } from "ingestion-api/types/alerts";
 import type { paths as ManagementPaths } from "ingestion-api/types/management";
 import { expectTypeOf } from "vitest";
+import type { validators as alertsValidators } from "../../generated/validators/alerts.js";
+import type { validators as managementValidators } from "../../generated/validators/management.js";
 import {
   type Alert,
-  ApiError,
+  type ApiError,
   createAlertsClient,
   createManagementClient,
-  IngestionError,
+  type IngestionError,
   type Pipe,
   type PipeSettings,
-  RateLimitError,
-  RequestValidationError,
+  type RateLimitError,
+  type RequestValidationError,
   type ReversePrivateEndpoint,
   type Service,
   type WithResponse,
@@ -45,8 +47,15 @@ void management.pipes.get({ serviceId: "s" });
 void management.reversePrivateEndpoints.create({ serviceId: "s" }, { type: "KAFKA_MULTI_VPC", kafkaAuthentication: "SASL_IAM" });
 
 // An alert's interval is one of the eight known durations.
-// @ts-expect-error interval 7m
-void alerts.create({ source: "search", savedSearchId: "x", threshold: 1, thresholdType: "below", interval: "7m", channel: { type: "webhook", webhookId: "w" } });
+void alerts.create({
+  source: "search",
+  savedSearchId: "x",
+  threshold: 1,
+  thresholdType: "below",
+  // @ts-expect-error interval 7m
+  interval: "7m",
+  channel: { type: "webhook", webhookId: "w" },
+});
 
 // Options are checked too.
 // @ts-expect-error logLevel is one of off, error, warn, info, debug
@@ -58,12 +67,19 @@ expectTypeOf<RateLimitError>().toExtend<ApiError>();
 expectTypeOf<RateLimitError["retryAfterMs"]>().toEqualTypeOf<number | undefined>();
 expectTypeOf<RequestValidationError["issues"]>().toEqualTypeOf<readonly { path: string; message: string }[]>();
 
-// raw is openapi-fetch typed by path; the type-only subpaths name the same paths.
-expectTypeOf(management.raw.GET).parameter(0).toEqualTypeOf<"/v1/organizations/{organizationId}/services" | "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}" | "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings">();
-expectTypeOf<keyof ManagementPaths>().toEqualTypeOf<
-  | "/v1/organizations/{organizationId}/services"
-  | "/v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints"
-  | "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}"
-  | "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings"
->();
-expectTypeOf<keyof AlertsPaths>().toEqualTypeOf<"/api/v2/alerts" | "/api/v2/alerts/{id}">();
+// The operations as the generated types name them (`keyof paths`), the generated validators key them, and
+// raw offers them: three generators that must agree, derived rather than listed.
+type Method = "get" | "put" | "post" | "delete" | "patch";
+type Declared<Operation> = [Operation] extends [never] ? false : [Operation] extends [undefined] ? false : true;
+type OperationKeys<Paths> = {
+  [Path in keyof Paths & string]: { [M in Method]: Declared<Paths[Path][M & keyof Paths[Path]]> extends true ? `${Uppercase<M>} ${Path}` : never }[Method];
+}[keyof Paths & string];
+type PathsWith<Paths, M extends Method> = {
+  [Path in keyof Paths & string]: Declared<Paths[Path][M & keyof Paths[Path]]> extends true ? Path : never;
+}[keyof Paths & string];
+
+expectTypeOf<keyof typeof managementValidators>().toEqualTypeOf<OperationKeys<ManagementPaths>>();
+expectTypeOf<keyof typeof alertsValidators>().toEqualTypeOf<OperationKeys<AlertsPaths>>();
+expectTypeOf(management.raw.GET).parameter(0).toEqualTypeOf<PathsWith<ManagementPaths, "get">>();
+expectTypeOf(management.raw.PUT).parameter(0).toEqualTypeOf<PathsWith<ManagementPaths, "put">>();
+expectTypeOf(alerts.raw.POST).parameter(0).toEqualTypeOf<PathsWith<AlertsPaths, "post">>();

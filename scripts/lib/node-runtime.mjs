@@ -3,7 +3,6 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { root } from "./toolchain.mjs";
 
 // The supported majors (README, "Supported runtimes"), each pinned so every run tests the same runtime;
@@ -26,8 +25,4 @@ export function nodeRuntime(major) {
     else execFileSync("npm", args, { stdio: "inherit" });
   }
   return binary;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  for (const major of process.argv.slice(2)) console.log(`node ${major}: ${nodeRuntime(major)}`);
 }

@@ -51,15 +51,31 @@ export async function portInUse(port) {
 }
 
 /**
- * Starts Prism in mock mode on a bundle and resolves once it answers HTTP.
- * `--errors` turns a response example that breaks its own schema into a 500, so nobody is served one.
+ * Starts Prism on a bundle and resolves once it answers HTTP: a mock, or with `upstream` a validating proxy
+ * in front of that server. `--errors` turns a response that breaks its schema (a mock's example, or an
+ * upstream's answer) into a 500 naming the violation, so nobody is served one.
  * @param {string} bundle path relative to the project root
  * @param {number} port
+ * @param {string} [upstream] URL of the server to proxy
  * @returns {Promise<MockServer>}
  */
-export async function startMock(bundle, port) {
+export async function startMock(bundle, port, upstream) {
+  const mode = upstream ? ["proxy"] : ["mock"];
   // Prism forks a cluster worker when NODE_ENV=production; one process means one kill stops it.
-  const args = [prismCli, "mock", "--multiprocess=false", "--errors", "-h", "127.0.0.1", "-p", String(port), "-v", "warn", join(root, bundle)];
+  const args = [
+    prismCli,
+    ...mode,
+    "--multiprocess=false",
+    "--errors",
+    "-h",
+    "127.0.0.1",
+    "-p",
+    String(port),
+    "-v",
+    "warn",
+    join(root, bundle),
+    ...(upstream ? [upstream] : []),
+  ];
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   child.on("exit", () => running.delete(child));
@@ -113,11 +129,11 @@ function isRunning(/** @type {import("node:child_process").ChildProcess} */ chil
 /**
  * Starts several mocks at once. If any fails, the ones that did start are stopped before the error is thrown,
  * so a half-started set never leaves Prism running.
- * @param {{ bundle: string, port: number }[]} specs
+ * @param {{ bundle: string, port: number, upstream?: string }[]} specs
  * @returns {Promise<MockServer[]>}
  */
 export async function startMocks(specs) {
-  const results = await Promise.allSettled(specs.map(({ bundle, port }) => startMock(bundle, port)));
+  const results = await Promise.allSettled(specs.map(({ bundle, port, upstream }) => startMock(bundle, port, upstream)));
   const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failure = results.find((result) => result.status === "rejected");
   if (failure) {

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
-export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** API names as declared in redocly.yaml (`management`, `alerts`). */
 export const apis = Object.keys(parse(readFileSync(join(root, "redocly.yaml"), "utf8")).apis);

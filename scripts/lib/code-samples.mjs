@@ -1,0 +1,54 @@
+// x-codeSamples for the rendered docs: the TypeScript SDK call from examples/<operationId>.ts (a file
+// that is type-checked and run in CI) and a curl command built from the operation's own examples.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { exampleRequest, jsonMedia, operationsOf } from "./openapi.mjs";
+import { root } from "./toolchain.mjs";
+
+const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * A curl command for an operation with its first examples: against the spec's default server and with
+ * credentials from the environment, or (`baseUrl`, `demoCredentials`) ready to paste against a mock.
+ * @param {any} bundle
+ * @param {ReturnType<typeof operationsOf>[number]} entry
+ * @param {{ baseUrl?: string, demoCredentials?: boolean }} [options]
+ */
+export function curlSample(bundle, entry, { baseUrl, demoCredentials = false } = {}) {
+  const { method, operation } = entry;
+  const server = bundle.servers[0];
+  const base = baseUrl ?? server.url.replace(/\{(\w+)\}/g, (_, name) => server.variables[name].default);
+  const { url, body } = exampleRequest(bundle, entry);
+
+  const scheme = Object.keys((operation.security ?? bundle.security)[0])[0];
+  // The mocks check that credentials are sent, not what they are.
+  const auth =
+    bundle.components.securitySchemes[scheme].scheme === "basic"
+      ? demoCredentials
+        ? "-u demo-key-id:demo-key-secret"
+        : `-u "$INGESTION_API_KEY_ID:$INGESTION_API_KEY_SECRET"`
+      : `-H "Authorization: Bearer ${demoCredentials ? "demo-token" : "$INGESTION_ALERTS_TOKEN"}"`;
+  const lines = [`curl -sS --fail-with-body${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${shellQuote(base + url)}`, auth];
+  if (jsonMedia(bundle, operation.requestBody)) {
+    if (body === undefined) throw new Error(`${operation.operationId}: the request body has no example for the curl sample`);
+    lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body))}`);
+  }
+  return lines.join(" \\\n  ");
+}
+
+/** The TypeScript sample of an operation: examples/<operationId>.ts as it is. */
+function typescriptSample({ operation }) {
+  return readFileSync(join(root, "examples", `${operation.operationId}.ts`), "utf8");
+}
+
+/** A copy of the bundle whose operations carry TypeScript and curl x-codeSamples. */
+export function withCodeSamples(bundle) {
+  const copy = structuredClone(bundle);
+  for (const entry of operationsOf(copy)) {
+    entry.operation["x-codeSamples"] = [
+      { lang: "TypeScript", label: "TypeScript SDK", source: typescriptSample(entry) },
+      { lang: "curl", label: "curl", source: curlSample(copy, entry) },
+    ];
+  }
+  return copy;
+}

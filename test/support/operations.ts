@@ -1,0 +1,89 @@
+// The operations of both bundles, read from the bundles, for every suite that goes over operations: an
+// operation added to a spec is in each of those suites without touching them.
+
+import { validators as alertsValidators } from "../../generated/validators/alerts.js";
+import type { OperationValidators } from "../../generated/validators/management.js";
+import { validators as managementValidators } from "../../generated/validators/management.js";
+import { exampleRequest, exampleResponse, jsonMedia, operationsOf, resolveRef } from "../../scripts/lib/openapi.mjs";
+import { type Api, apis, bundles } from "./bundles.js";
+
+/** What a test vector checks: the parameters as one object, the request body, or the 200 body. */
+export type VectorPart = "params" | "request" | "response";
+
+export interface Operation {
+  api: Api;
+  operationId: string;
+  /** `GET /v1/organizations/{organizationId}/services`, as the generated validators key it. */
+  key: string;
+  method: string;
+  path: string;
+  /** The parameters, resolved. */
+  parameters: { name: string; in: string; required?: boolean; schema?: object }[];
+  requestBody: unknown;
+  /** The parts a request and its answer have. */
+  parts: VectorPart[];
+  /** Every named example of the request body, by name. */
+  requestExamples: Record<string, unknown>;
+  /** A request made of the operation's first examples. */
+  example: { path: Record<string, string>; query: Record<string, unknown>; body: unknown; url: string };
+  /** The first example of the response of `status`. */
+  exampleResponse(status?: string): unknown;
+  /** The declared statuses of 400 and above. */
+  errorStatuses: number[];
+  validators: OperationValidators;
+}
+
+const generatedValidators: Record<Api, Record<string, OperationValidators>> = { management: managementValidators, alerts: alertsValidators };
+
+export const operations: Operation[] = apis.flatMap((api) =>
+  operationsOf(bundles[api]).map((entry): Operation => {
+    const { key, path, method, operation, operationId, parameters } = entry;
+    const validators = generatedValidators[api][key];
+    if (!validators) throw new Error(`no generated validators for ${key}: run npm run generate`);
+    return {
+      api,
+      operationId,
+      key,
+      method: method.toUpperCase(),
+      path,
+      parameters,
+      requestBody: operation.requestBody,
+      parts: [...(parameters.length > 0 ? (["params"] as const) : []), ...(operation.requestBody ? (["request"] as const) : []), "response"],
+      requestExamples: Object.fromEntries(
+        Object.entries(jsonMedia(bundles[api], operation.requestBody)?.examples ?? {}).map(([name, example]) => [
+          name,
+          resolveRef(bundles[api], example).value,
+        ]),
+      ),
+      example: exampleRequest(bundles[api], entry),
+      exampleResponse: (status = "200") => exampleResponse(bundles[api], entry, status),
+      errorStatuses: Object.keys(operation.responses)
+        .map(Number)
+        .filter((status) => status >= 400),
+      validators,
+    };
+  }),
+);
+
+/** One operation by its operationId. */
+export function operation(operationId: string): Operation {
+  const found = operations.find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`no operation ${operationId} in the bundles`);
+  return found;
+}
+
+/** The schema a part is checked against: the parameters as one closed object (as the SDK's validators build it), the request body, or the 200 body. */
+export function partSchema({ api, parameters, requestBody, key }: Operation, part: VectorPart): object {
+  if (part === "params") {
+    return {
+      type: "object",
+      properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema])),
+      required: parameters.filter((p) => p.required).map((p) => p.name),
+      additionalProperties: false,
+    };
+  }
+  const entry = operationsOf(bundles[api]).find((candidate) => candidate.key === key)!;
+  const schema = jsonMedia(bundles[api], part === "request" ? requestBody : entry.operation.responses["200"])?.schema;
+  if (!schema) throw new Error(`${key} has no JSON ${part} schema`);
+  return schema;
+}
