@@ -1,7 +1,8 @@
 // npm run check:breaking [-- <base.json> <head.json>]: lists every change of head that breaks a client written
 // against base, and exits 1 if there is one.
 // Without arguments, each bundle under generated/openapi/ is compared with its last release under openapi/released/
-// (`npm run release:spec`); there a breaking change passes only with a new major info.version, as CONTRACT.md promises.
+// (`npm run release:spec`); there a breaking change passes only with a new major info.version (a new minor one
+// before 1.0, as semver ranges read 0.x), as CONTRACT.md promises.
 //
 // A request breaks when the server may now reject what an old client sends; a response breaks when the server may
 // now send what an old client rejects or does not expect. Response tolerance covers extra properties and values of
@@ -337,7 +338,16 @@ function printChanges(changes) {
 }
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
-const major = (version) => Number(String(version).split(".")[0]);
+/**
+ * Whether `to` may break clients of `from`: a new major version, or before 1.0 a new minor one, as semver's
+ * ranges read 0.x (`^0.1.0` accepts 0.1.5 but not 0.2.0) and so as every consumer's lockfile does.
+ */
+function breaksAllowed(from, to) {
+  const [fromMajor, fromMinor] = String(from).split(".").map(Number);
+  const [toMajor, toMinor] = String(to).split(".").map(Number);
+  if (toMajor !== fromMajor) return toMajor > fromMajor;
+  return toMajor === 0 && toMinor > fromMinor;
+}
 
 function compareFiles(baseFile, headFile) {
   const changes = breakingChanges(readJson(baseFile), readJson(headFile));
@@ -362,10 +372,9 @@ function compareWithReleased() {
       summary.push(`${api} ${to} (released ${from})`);
       continue;
     }
-    const allowed = major(to) > major(from);
-    console.log(
-      `check:breaking: ${api} ${to} has ${changes.length} breaking change(s) since the released ${from}${allowed ? ", allowed by the new major version" : "; a breaking change needs a new major version"}:`,
-    );
+    const allowed = breaksAllowed(from, to);
+    const verdict = allowed ? ", allowed by the new version" : "; a breaking change needs a new major version (a new minor one before 1.0)";
+    console.log(`check:breaking: ${api} ${to} has ${changes.length} breaking change(s) since the released ${from}${verdict}:`);
     printChanges(changes);
     failed ||= !allowed;
   }

@@ -45,6 +45,20 @@ export function backoffMs(retry: number, random: () => number = Math.random): nu
 
 const httpDate = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/;
 
+/**
+ * The wait a response asks for, in milliseconds: `Retry-After` (delay-seconds or an HTTP date), else
+ * `X-RateLimit-Reset` (seconds until the rate-limit window resets, possibly fractional, as the management
+ * interface sends it); undefined when neither is there or readable.
+ */
+export function requestedWaitMs(headers: Headers, now: number = Date.now()): number | undefined {
+  return parseRetryAfter(headers.get("retry-after"), now) ?? parseDeltaSeconds(headers.get("x-ratelimit-reset"));
+}
+
+function parseDeltaSeconds(value: string | null): number | undefined {
+  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Math.ceil(Number(value) * 1000);
+}
+
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
   if (value === null || value.trim() === "") return undefined;

@@ -7,7 +7,7 @@ import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import { apiErrorFor, ConnectionError, IngestionError, RequestValidationError, ResponseValidationError, TimeoutError, type ValidationIssue } from "./errors.js";
 import type { Log } from "./logging.js";
-import { backoffMs, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, parseRetryAfter } from "./retry-policy.js";
+import { backoffMs, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators } from "./validation.js";
 
 // In the CommonJS build esbuild applies Node's interop, so the default import is openapi-fetch's whole
@@ -138,7 +138,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
         log?.("info", `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`);
         return answer;
       }
-      const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+      const retryAfterMs = requestedWaitMs(response.headers);
       const again =
         retry < policy.maxRetries && isRetryableStatus(response.status, policy.idempotent) && (retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs);
       const outcome = `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
@@ -170,7 +170,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
 
     const { response, body, requestId } = answer;
     if (!response.ok) {
-      throw apiErrorFor(response.status, body, response.headers, requestId, label, parseRetryAfter(response.headers.get("retry-after")));
+      throw apiErrorFor(response.status, body, response.headers, requestId, label, requestedWaitMs(response.headers));
     }
     if (!answer.json) throw notJson(label, answer);
     if (config.validateResponses) {
@@ -184,7 +184,9 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   }
 
   function requestHeaders(label: string, extra: Record<string, string> | undefined, hasBody: boolean): Record<string, string> {
-    const headers: Record<string, string> = { accept: "application/json" };
+    // JSON is what the contract answers; an error may still come as text (a 401 or a 429 from a proxy or a
+    // rate limiter), which the client reads too, so it says it takes that rather than insist.
+    const headers: Record<string, string> = { accept: "application/json, */*;q=0.1" };
     if (extra) {
       const issues: ValidationIssue[] = [];
       for (const [name, value] of Object.entries(extra)) {

@@ -81,10 +81,10 @@ export interface components {
         };
         /** @description Belongs to the other source; only `null` (or leaving the field out) is accepted. */
         NotForThisSource: null;
-        /** @description Name of the alert. */
-        AlertName: string;
-        /** @description Message sent with the notification. */
-        AlertMessage: string;
+        /** @description Name of the alert; null (or leaving it out) gives it none. */
+        AlertName: string | null;
+        /** @description Message sent with the notification; null (or leaving it out) sends none. */
+        AlertMessage: string | null;
         /**
          * tile
          * @description An alert on a dashboard tile; requires `dashboardId` and `tileId`.
@@ -104,9 +104,15 @@ export interface components {
             /** @description ID of the tile on the dashboard (non-empty). */
             tileId: string;
             savedSearchId?: components["schemas"]["NotForThisSource"];
+            groupBy?: components["schemas"]["NotForThisSource"];
             name?: components["schemas"]["AlertName"];
             message?: components["schemas"]["AlertMessage"];
         };
+        /**
+         * @description Field of the saved search's events to group by; the alert is evaluated per
+         *     group. Only a search alert can be grouped.
+         */
+        AlertGroupBy: string | null;
         /**
          * search
          * @description An alert on a saved search; requires `savedSearchId`.
@@ -129,6 +135,7 @@ export interface components {
             savedSearchId: components["schemas"]["ObjectId"];
             dashboardId?: components["schemas"]["NotForThisSource"];
             tileId?: components["schemas"]["NotForThisSource"];
+            groupBy?: components["schemas"]["AlertGroupBy"];
             name?: components["schemas"]["AlertName"];
             message?: components["schemas"]["AlertMessage"];
         };
@@ -179,14 +186,14 @@ export interface components {
             channel: components["schemas"]["AlertChannel"];
             /** @description ID of the team that owns the alert. */
             team?: string;
-            /** @description ID of the watched tile (source `tile`). */
-            tileId?: string;
-            /** @description ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. */
-            dashboard?: string;
-            /** @description ID of the watched saved search (source `search`); the request calls it `savedSearchId`. */
-            savedSearch?: string;
-            /** @description Field the saved search's results are grouped by, if any. */
-            groupBy?: string;
+            /** @description ID of the watched tile (source `tile`); null or left out for a search alert. */
+            tileId?: string | null;
+            /** @description ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. Null or left out for a search alert. */
+            dashboard?: string | null;
+            /** @description ID of the watched saved search (source `search`); the request calls it `savedSearchId`. Null or left out for a tile alert. */
+            savedSearch?: string | null;
+            /** @description Field the saved search's results are grouped by; null or left out when they are not grouped. */
+            groupBy?: string | null;
             /** @description Whether notifications are muted; independent of `state`. */
             silenced?: boolean;
             /**
@@ -239,14 +246,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests for this token. Wait the number of seconds in `Retry-After`, then send the request again. */
+        /**
+         * @description Too many requests for this token. The body is the rate limiter's own HTML
+         *     text, not JSON. Wait the number of seconds in `Retry-After`, then send the
+         *     request again.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "text/html": string;
             };
         };
         /** @description The service failed to process the request. It is safe to retry a GET. */

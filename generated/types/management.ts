@@ -245,16 +245,16 @@ export interface components {
             /** @description The services of the organization that match the filters. */
             result: components["schemas"]["Service"][];
         };
-        /** @description Body of every error response of the management interface. */
+        /** @description Body of every error response of the management interface. Only `error` is guaranteed. */
         Error: {
             /**
              * Format: int32
              * @description HTTP status code, repeated from the response.
              */
-            status: number;
+            status?: number;
             /** @description What went wrong, in words. */
             error: string;
-            requestId: components["schemas"]["RequestId"];
+            requestId?: components["schemas"]["RequestId"];
         };
         /** @description Free text describing the endpoint. */
         ReversePrivateEndpointDescription: string;
@@ -412,51 +412,49 @@ export interface components {
             brokers?: string;
             /** @description Topics to consume, separated by commas. */
             topics?: string;
-            /** @description Consumer group the pipe consumes as. */
-            consumerGroup?: string;
+            /** @description Consumer group the pipe consumes as; null when the service chose one. */
+            consumerGroup?: string | null;
             /** @description Identity role used to authenticate to the brokers. */
-            iamRole?: string;
+            iamRole?: string | null;
             /** @description Where consumption starts. */
             offset?: {
                 /** @description Start consuming from the messages at or after this time. */
-                timestamp?: string;
-            };
+                timestamp?: string | null;
+            } | null;
             /** @description Schema registry that describes the messages. */
             schemaRegistry?: {
                 /** @description URL of the schema registry. */
                 url?: string;
                 /** @description PEM certificate of the authority that signed the registry's certificate. */
-                caCertificate?: string;
-            };
+                caCertificate?: string | null;
+            } | null;
             /** @description PEM certificate of the authority that signed the brokers' certificates. */
-            caCertificate?: string;
+            caCertificate?: string | null;
             /** @description IDs of the reverse private endpoints through which the brokers are reached. */
-            reversePrivateEndpointIds?: string[];
+            reversePrivateEndpointIds?: string[] | null;
         };
-        /**
-         * @description Compression of the source objects. Known values: `none`, `gzip`, `gz`,
-         *     `brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`. New values may appear.
-         */
+        /** @description Compression of the source objects. New values may appear; clients must accept any string. */
         Compression: ("none" | "gzip" | "gz" | "brotli" | "br" | "xz" | "LZMA" | "zstd" | "auto") | string;
         /** @description An object-storage source (files in a bucket or a container). */
         ObjectStorageSource: {
             /** @description URL or pattern of the objects to ingest. */
             url?: string;
             /** @description Field delimiter of delimited text files. */
-            delimiter?: string;
-            compression?: components["schemas"]["Compression"];
+            delimiter?: string | null;
+            /** @description Compression of the source objects; null when the service detects it. */
+            compression?: components["schemas"]["Compression"] | null;
             /** @description Whether the pipe keeps ingesting new objects as they appear. */
-            isContinuous?: boolean;
+            isContinuous?: boolean | null;
             /** @description URL of the queue that announces new objects (continuous ingestion). */
-            queueUrl?: string;
+            queueUrl?: string | null;
             /** @description Identity role used to read the objects. */
-            iamRole?: string;
+            iamRole?: string | null;
             /** @description Connection string of the storage account (Azure). */
-            connectionString?: string;
+            connectionString?: string | null;
             /** @description Path of the objects inside the container. */
-            path?: string;
+            path?: string | null;
             /** @description Name of the Azure blob container. */
-            azureContainerName?: string;
+            azureContainerName?: string | null;
         };
         /** @description A sharded-stream source (a Kinesis-style stream). */
         ShardStreamSource: {
@@ -465,11 +463,11 @@ export interface components {
             /** @description Cloud region of the stream. */
             region?: string;
             /** @description Whether the pipe reads through enhanced fan-out. */
-            useEnhancedFanOut?: boolean;
+            useEnhancedFanOut?: boolean | null;
             /** @description Start reading at this time, in Unix epoch seconds. */
-            timestamp?: number;
+            timestamp?: number | null;
             /** @description Identity role used to read the stream. */
-            iamRole?: string;
+            iamRole?: string | null;
         };
         /** @description Replication settings of a relational-database source. */
         RelationalDbSettings: {
@@ -522,20 +520,20 @@ export interface components {
         /**
          * @description Where the pipe reads from: one sub-object per source kind. A pipe normally
          *     carries exactly one of them, but none is guaranteed: clients must accept
-         *     any subset, including none or several.
+         *     any subset, including none or several, and a sub-object that is null.
          */
         PipeSource: {
-            logStream?: components["schemas"]["LogStreamSource"];
-            objectStorage?: components["schemas"]["ObjectStorageSource"];
-            shardStream?: components["schemas"]["ShardStreamSource"];
-            relationalDb?: components["schemas"]["RelationalDbSource"];
+            logStream?: components["schemas"]["LogStreamSource"] | null;
+            objectStorage?: components["schemas"]["ObjectStorageSource"] | null;
+            shardStream?: components["schemas"]["ShardStreamSource"] | null;
+            relationalDb?: components["schemas"]["RelationalDbSource"] | null;
         };
         /** @description Definition of a managed destination table. */
         TableDefinition: {
             /** @description Table engine. */
             engine?: {
                 /** @description Column that holds the row version (replacing engines). */
-                versionColumnId?: string;
+                versionColumnId?: string | null;
                 /** @description Columns the engine uses. */
                 columnIds?: string[];
             };
@@ -573,64 +571,66 @@ export interface components {
             destinationField?: string;
         };
         /**
-         * @description Settings of a pipe. Every field is always present; `null` means the service
-         *     default is in force. Bounds are inclusive. Clients must ignore fields they do not know.
+         * @description Settings of a pipe, as the service reports them. No field is guaranteed: a
+         *     field left out, like a field set to `null`, means the service default is in
+         *     force. A field that is present keeps its type and bounds (inclusive).
+         *     Clients must ignore fields they do not know.
          */
         PipeSettings: {
             /**
              * Format: int64
              * @description Maximum wait, in milliseconds, before inserting streamed data; null means the service default.
              */
-            streaming_max_insert_wait_ms: number | null;
+            streaming_max_insert_wait_ms?: number | null;
             /**
              * Format: int64
              * @description Number of concurrent file-processing threads; null means the service default.
              */
-            object_storage_concurrency: number | null;
+            object_storage_concurrency?: number | null;
             /**
              * Format: int64
              * @description Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default.
              */
-            object_storage_polling_interval_ms: number | null;
+            object_storage_polling_interval_ms?: number | null;
             /**
              * Format: int64
              * @description Bytes processed in a single insert batch; null means the service default.
              */
-            object_storage_max_insert_bytes: number | null;
+            object_storage_max_insert_bytes?: number | null;
             /**
              * Format: int64
              * @description Maximum number of files in a single insert batch; null means the service default.
              */
-            object_storage_max_file_count: number | null;
+            object_storage_max_file_count?: number | null;
             /**
              * Format: int64
              * @description Maximum concurrent threads for file processing; null means the service default.
              */
-            engine_max_threads: number | null;
+            engine_max_threads?: number | null;
             /**
              * Format: int64
              * @description Maximum concurrent insert threads; null means the service default.
              */
-            engine_max_insert_threads: number | null;
+            engine_max_insert_threads?: number | null;
             /**
              * Format: int64
              * @description Minimum insert block size, in bytes; null means the service default.
              */
-            engine_min_insert_block_size_bytes: number | null;
+            engine_min_insert_block_size_bytes?: number | null;
             /**
              * Format: int64
              * @description Maximum concurrent download threads; null means the service default.
              */
-            engine_max_download_threads: number | null;
+            engine_max_download_threads?: number | null;
             /**
              * Format: int64
              * @description Parallel distributed insert-select mode; null means the service default.
              */
-            engine_parallel_distributed_insert_select: number | null;
+            engine_parallel_distributed_insert_select?: number | null;
             /** @description Whether the cluster function is used for distributed processing. Null means the service default. */
-            object_storage_use_cluster_function: boolean | null;
+            object_storage_use_cluster_function?: boolean | null;
             /** @description Whether pushing to attached views is concurrent instead of sequential. Null means the service default. */
-            engine_parallel_view_processing: boolean | null;
+            engine_parallel_view_processing?: boolean | null;
         };
         /**
          * @description A pipe: a continuous ingestion job that moves data from a source into a
@@ -792,10 +792,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many requests for this key. Wait the number of seconds in `Retry-After`, then send the request again. */
+        /**
+         * @description Too many requests for this key (about 10 requests per 10 seconds). Wait the
+         *     number of seconds in `Retry-After`, or else in `X-RateLimit-Reset`, then send
+         *     the request again.
+         */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
+                "X-RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -804,6 +809,19 @@ export interface components {
         };
         /** @description The service failed to process the request. It is safe to retry a GET or a PUT. */
         InternalServerError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Failed dependency: the pipe's service is not running (idle or stopped), so
+         *     the pipe cannot be read or changed now. Wake the service, wait until it is
+         *     running, then send the request again. Not retried by the SDK.
+         */
+        ServiceNotRunning: {
             headers: {
                 [name: string]: unknown;
             };
@@ -839,10 +857,17 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description Seconds to wait before sending the request again.
+         * @description Seconds to wait before sending the request again. Not every deployment sends it; see `X-RateLimit-Reset`.
          * @example 10
          */
         RetryAfter: number;
+        /**
+         * @description Seconds until the rate-limit window resets, counted from now (not an epoch
+         *     time; may be fractional). Sent with a 429; the SDK waits this long before
+         *     retrying when `Retry-After` is absent.
+         * @example 7
+         */
+        RateLimitReset: number;
     };
     pathItems: never;
 }
@@ -967,6 +992,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            424: components["responses"]["ServiceNotRunning"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1009,6 +1035,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            424: components["responses"]["ServiceNotRunning"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -1055,6 +1082,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            424: components["responses"]["ServiceNotRunning"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

@@ -75,7 +75,7 @@ var formats = {
 
 // in-memory:./standalone.js
 var createAlert_body = validate53;
-var schema21 = { "type": "object", "title": "tile", "description": "An alert on a dashboard tile; requires `dashboardId` and `tileId`.", "additionalProperties": false, "required": ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId"], "properties": { "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "$ref": "#/components/schemas/AlertInterval" }, "source": { "type": "string", "const": "tile", "description": "The alert watches a dashboard tile." }, "thresholdType": { "$ref": "#/components/schemas/AlertThresholdType" }, "channel": { "$ref": "#/components/schemas/AlertChannelRequest" }, "dashboardId": { "$ref": "#/components/schemas/ObjectId", "description": "ID of the dashboard that holds the tile." }, "tileId": { "type": "string", "minLength": 1, "description": "ID of the tile on the dashboard (non-empty)." }, "savedSearchId": { "$ref": "#/components/schemas/NotForThisSource" }, "name": { "$ref": "#/components/schemas/AlertName" }, "message": { "$ref": "#/components/schemas/AlertMessage" } } };
+var schema21 = { "type": "object", "title": "tile", "description": "An alert on a dashboard tile; requires `dashboardId` and `tileId`.", "additionalProperties": false, "required": ["threshold", "interval", "source", "thresholdType", "channel", "dashboardId", "tileId"], "properties": { "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "$ref": "#/components/schemas/AlertInterval" }, "source": { "type": "string", "const": "tile", "description": "The alert watches a dashboard tile." }, "thresholdType": { "$ref": "#/components/schemas/AlertThresholdType" }, "channel": { "$ref": "#/components/schemas/AlertChannelRequest" }, "dashboardId": { "$ref": "#/components/schemas/ObjectId", "description": "ID of the dashboard that holds the tile." }, "tileId": { "type": "string", "minLength": 1, "description": "ID of the tile on the dashboard (non-empty)." }, "savedSearchId": { "$ref": "#/components/schemas/NotForThisSource" }, "groupBy": { "$ref": "#/components/schemas/NotForThisSource" }, "name": { "$ref": "#/components/schemas/AlertName" }, "message": { "$ref": "#/components/schemas/AlertMessage" } } };
 var func1 = Object.prototype.hasOwnProperty;
 var func2 = require_ucs2length().default;
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -266,21 +266,22 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
   validate68.errors = vErrors;
   return errors === 0;
 }
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema29 = { "type": ["string", "null"], "minLength": 1, "maxLength": 512, "description": "Name of the alert; null (or leaving it out) gives it none." };
+function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
+  if (typeof data !== "string" && data !== null) {
+    const err0 = { instancePath, keyword: "type", params: { type: schema29.type } };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
   if (typeof data === "string") {
     if (func2(data) > 512) {
-      const err0 = { instancePath, keyword: "maxLength", params: { limit: 512 } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func2(data) < 1) {
-      const err1 = { instancePath, keyword: "minLength", params: { limit: 1 } };
+      const err1 = { instancePath, keyword: "maxLength", params: { limit: 512 } };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -288,33 +289,35 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-  } else {
-    const err2 = { instancePath, keyword: "type", params: { type: "string" } };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
+    if (func2(data) < 1) {
+      const err2 = { instancePath, keyword: "minLength", params: { limit: 1 } };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
     }
-    errors++;
   }
-  validate70.errors = vErrors;
+  validate71.errors = vErrors;
   return errors === 0;
 }
-function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema30 = { "type": ["string", "null"], "minLength": 1, "maxLength": 4096, "description": "Message sent with the notification; null (or leaving it out) sends none." };
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
+  if (typeof data !== "string" && data !== null) {
+    const err0 = { instancePath, keyword: "type", params: { type: schema30.type } };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
   if (typeof data === "string") {
     if (func2(data) > 4096) {
-      const err0 = { instancePath, keyword: "maxLength", params: { limit: 4096 } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (func2(data) < 1) {
-      const err1 = { instancePath, keyword: "minLength", params: { limit: 1 } };
+      const err1 = { instancePath, keyword: "maxLength", params: { limit: 4096 } };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -322,16 +325,17 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-  } else {
-    const err2 = { instancePath, keyword: "type", params: { type: "string" } };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
+    if (func2(data) < 1) {
+      const err2 = { instancePath, keyword: "minLength", params: { limit: 1 } };
+      if (vErrors === null) {
+        vErrors = [err2];
+      } else {
+        vErrors.push(err2);
+      }
+      errors++;
     }
-    errors++;
   }
-  validate72.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -491,15 +495,21 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
+    if (data.groupBy !== void 0) {
+      if (!validate68(data.groupBy, { instancePath: instancePath + "/groupBy", parentData: data, parentDataProperty: "groupBy", rootData })) {
+        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.name !== void 0) {
-      if (!validate70(data.name, { instancePath: instancePath + "/name", parentData: data, parentDataProperty: "name", rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate71(data.name, { instancePath: instancePath + "/name", parentData: data, parentDataProperty: "name", rootData })) {
+        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
         errors = vErrors.length;
       }
     }
     if (data.message !== void 0) {
-      if (!validate72(data.message, { instancePath: instancePath + "/message", parentData: data, parentDataProperty: "message", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate73(data.message, { instancePath: instancePath + "/message", parentData: data, parentDataProperty: "message", rootData })) {
+        vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
         errors = vErrors.length;
       }
     }
@@ -515,8 +525,24 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
   validate54.errors = vErrors;
   return errors === 0;
 }
-var schema31 = { "type": "object", "title": "search", "description": "An alert on a saved search; requires `savedSearchId`.", "additionalProperties": false, "required": ["threshold", "interval", "source", "thresholdType", "channel", "savedSearchId"], "properties": { "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "$ref": "#/components/schemas/AlertInterval" }, "source": { "type": "string", "const": "search", "description": "The alert watches a saved search." }, "thresholdType": { "$ref": "#/components/schemas/AlertThresholdType" }, "channel": { "$ref": "#/components/schemas/AlertChannelRequest" }, "savedSearchId": { "$ref": "#/components/schemas/ObjectId", "description": "ID of the saved search to watch, 24 lowercase hexadecimal characters.\nThe seed's request table names no such field, yet a search alert must\nname its search; the response calls it `savedSearch`.\n" }, "dashboardId": { "$ref": "#/components/schemas/NotForThisSource" }, "tileId": { "$ref": "#/components/schemas/NotForThisSource" }, "name": { "$ref": "#/components/schemas/AlertName" }, "message": { "$ref": "#/components/schemas/AlertMessage" } } };
-function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema31 = { "type": "object", "title": "search", "description": "An alert on a saved search; requires `savedSearchId`.", "additionalProperties": false, "required": ["threshold", "interval", "source", "thresholdType", "channel", "savedSearchId"], "properties": { "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "$ref": "#/components/schemas/AlertInterval" }, "source": { "type": "string", "const": "search", "description": "The alert watches a saved search." }, "thresholdType": { "$ref": "#/components/schemas/AlertThresholdType" }, "channel": { "$ref": "#/components/schemas/AlertChannelRequest" }, "savedSearchId": { "$ref": "#/components/schemas/ObjectId", "description": "ID of the saved search to watch, 24 lowercase hexadecimal characters.\nThe seed's request table names no such field, yet a search alert must\nname its search; the response calls it `savedSearch`.\n" }, "dashboardId": { "$ref": "#/components/schemas/NotForThisSource" }, "tileId": { "$ref": "#/components/schemas/NotForThisSource" }, "groupBy": { "$ref": "#/components/schemas/AlertGroupBy" }, "name": { "$ref": "#/components/schemas/AlertName" }, "message": { "$ref": "#/components/schemas/AlertMessage" } } };
+var schema32 = { "type": ["string", "null"], "description": "Field of the saved search's events to group by; the alert is evaluated per\ngroup. Only a search alert can be grouped.\n" };
+function validate83(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (typeof data !== "string" && data !== null) {
+    const err0 = { instancePath, keyword: "type", params: { type: schema32.type } };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  validate83.errors = vErrors;
+  return errors === 0;
+}
+function validate75(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -648,15 +674,21 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
         errors = vErrors.length;
       }
     }
+    if (data.groupBy !== void 0) {
+      if (!validate83(data.groupBy, { instancePath: instancePath + "/groupBy", parentData: data, parentDataProperty: "groupBy", rootData })) {
+        vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.name !== void 0) {
-      if (!validate70(data.name, { instancePath: instancePath + "/name", parentData: data, parentDataProperty: "name", rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate71(data.name, { instancePath: instancePath + "/name", parentData: data, parentDataProperty: "name", rootData })) {
+        vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
         errors = vErrors.length;
       }
     }
     if (data.message !== void 0) {
-      if (!validate72(data.message, { instancePath: instancePath + "/message", parentData: data, parentDataProperty: "message", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate73(data.message, { instancePath: instancePath + "/message", parentData: data, parentDataProperty: "message", rootData })) {
+        vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
         errors = vErrors.length;
       }
     }
@@ -669,7 +701,7 @@ function validate74(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate74.errors = vErrors;
+  validate75.errors = vErrors;
   return errors === 0;
 }
 function validate53(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
@@ -684,8 +716,8 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
           errors = vErrors.length;
         }
       } else if (tag0 === "search") {
-        if (!validate74(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
+        if (!validate75(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
           errors = vErrors.length;
         }
       } else {
@@ -718,10 +750,10 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   validate53.errors = vErrors;
   return errors === 0;
 }
-var createAlert_response = validate86;
-var schema33 = { "type": "object", "description": "A threshold alert. The fields listed as required are always present (`name`\nand `message` may be null); the others may be omitted. Clients must ignore\nfields they do not know and accept enum values beyond the known ones.\n", "required": ["id", "name", "message", "threshold", "interval", "thresholdType", "source", "state", "channel", "createdAt", "updatedAt"], "properties": { "id": { "type": "string", "description": "Unique ID of the alert." }, "name": { "type": ["string", "null"], "description": "Name of the alert; null when none was given." }, "message": { "type": ["string", "null"], "description": "Message sent with the notification; null when none was given." }, "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "description": "How often the alert is evaluated (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertInterval" }, { "type": "string" }] }, "thresholdType": { "description": "Whether the alert fires above or below the threshold (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertThresholdType" }, { "type": "string" }] }, "source": { "description": "What the alert watches (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertSource" }, { "type": "string" }] }, "state": { "$ref": "#/components/schemas/AlertState" }, "channel": { "$ref": "#/components/schemas/AlertChannel" }, "team": { "type": "string", "description": "ID of the team that owns the alert." }, "tileId": { "type": "string", "description": "ID of the watched tile (source `tile`)." }, "dashboard": { "type": "string", "description": "ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`." }, "savedSearch": { "type": "string", "description": "ID of the watched saved search (source `search`); the request calls it `savedSearchId`." }, "groupBy": { "type": "string", "description": "Field the saved search's results are grouped by, if any." }, "silenced": { "type": "boolean", "description": "Whether notifications are muted; independent of `state`." }, "createdAt": { "type": "string", "format": "date-time", "description": "When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`)." }, "updatedAt": { "type": "string", "format": "date-time", "description": "When the alert was last changed, ISO 8601 with milliseconds." } } };
-var schema34 = { "type": "string", "description": "What the alert watches, a dashboard tile or a saved search.", "enum": ["tile", "search"] };
-function validate91(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var createAlert_response = validate89;
+var schema34 = { "type": "object", "description": "A threshold alert. The fields listed as required are always present (`name`\nand `message` may be null); the others may be omitted. Clients must ignore\nfields they do not know and accept enum values beyond the known ones.\n", "required": ["id", "name", "message", "threshold", "interval", "thresholdType", "source", "state", "channel", "createdAt", "updatedAt"], "properties": { "id": { "type": "string", "description": "Unique ID of the alert." }, "name": { "type": ["string", "null"], "description": "Name of the alert; null when none was given." }, "message": { "type": ["string", "null"], "description": "Message sent with the notification; null when none was given." }, "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "description": "How often the alert is evaluated (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertInterval" }, { "type": "string" }] }, "thresholdType": { "description": "Whether the alert fires above or below the threshold (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertThresholdType" }, { "type": "string" }] }, "source": { "description": "What the alert watches (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertSource" }, { "type": "string" }] }, "state": { "$ref": "#/components/schemas/AlertState" }, "channel": { "$ref": "#/components/schemas/AlertChannel" }, "team": { "type": "string", "description": "ID of the team that owns the alert." }, "tileId": { "type": ["string", "null"], "description": "ID of the watched tile (source `tile`); null or left out for a search alert." }, "dashboard": { "type": ["string", "null"], "description": "ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. Null or left out for a search alert." }, "savedSearch": { "type": ["string", "null"], "description": "ID of the watched saved search (source `search`); the request calls it `savedSearchId`. Null or left out for a tile alert." }, "groupBy": { "type": ["string", "null"], "description": "Field the saved search's results are grouped by; null or left out when they are not grouped." }, "silenced": { "type": "boolean", "description": "Whether notifications are muted; independent of `state`." }, "createdAt": { "type": "string", "format": "date-time", "description": "When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`)." }, "updatedAt": { "type": "string", "format": "date-time", "description": "When the alert was last changed, ISO 8601 with milliseconds." } } };
+var schema35 = { "type": "string", "description": "What the alert watches, a dashboard tile or a saved search.", "enum": ["tile", "search"] };
+function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
@@ -734,7 +766,7 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!(data === "tile" || data === "search")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema34.enum } };
+    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema35.enum } };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -742,11 +774,11 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate91.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
-var schema35 = { "description": "Whether the alert is firing. Known values: `inactive`, `active`. New values\nmay appear. Independent of `silenced`.\n", "anyOf": [{ "type": "string", "enum": ["inactive", "active"] }, { "type": "string" }] };
-function validate93(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema36 = { "description": "Whether the alert is firing. Known values: `inactive`, `active`. New values\nmay appear. Independent of `silenced`.\n", "anyOf": [{ "type": "string", "enum": ["inactive", "active"] }, { "type": "string" }] };
+function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -762,7 +794,7 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!(data === "inactive" || data === "active")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema35.anyOf[0].enum } };
+    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema36.anyOf[0].enum } };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -804,10 +836,10 @@ function validate93(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
   }
-  validate93.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -875,11 +907,11 @@ function validate95(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate95.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
 var formats0 = formats["date-time"];
-function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -996,7 +1028,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err12 = { instancePath: instancePath + "/name", keyword: "type", params: { type: schema33.properties.name.type } };
+        const err12 = { instancePath: instancePath + "/name", keyword: "type", params: { type: schema34.properties.name.type } };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -1008,7 +1040,7 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message !== void 0) {
       let data2 = data.message;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err13 = { instancePath: instancePath + "/message", keyword: "type", params: { type: schema33.properties.message.type } };
+        const err13 = { instancePath: instancePath + "/message", keyword: "type", params: { type: schema34.properties.message.type } };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -1116,8 +1148,8 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       const _errs19 = errors;
       let valid3 = false;
       const _errs20 = errors;
-      if (!validate91(data6, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData })) {
-        vErrors = vErrors === null ? validate91.errors : vErrors.concat(validate91.errors);
+      if (!validate94(data6, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs20 === errors;
@@ -1156,14 +1188,14 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.state !== void 0) {
-      if (!validate93(data.state, { instancePath: instancePath + "/state", parentData: data, parentDataProperty: "state", rootData })) {
-        vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
+      if (!validate96(data.state, { instancePath: instancePath + "/state", parentData: data, parentDataProperty: "state", rootData })) {
+        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
     if (data.channel !== void 0) {
-      if (!validate95(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData })) {
-        vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+      if (!validate98(data.channel, { instancePath: instancePath + "/channel", parentData: data, parentDataProperty: "channel", rootData })) {
+        vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
         errors = vErrors.length;
       }
     }
@@ -1179,8 +1211,9 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.tileId !== void 0) {
-      if (typeof data.tileId !== "string") {
-        const err21 = { instancePath: instancePath + "/tileId", keyword: "type", params: { type: "string" } };
+      let data10 = data.tileId;
+      if (typeof data10 !== "string" && data10 !== null) {
+        const err21 = { instancePath: instancePath + "/tileId", keyword: "type", params: { type: schema34.properties.tileId.type } };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -1190,8 +1223,9 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.dashboard !== void 0) {
-      if (typeof data.dashboard !== "string") {
-        const err22 = { instancePath: instancePath + "/dashboard", keyword: "type", params: { type: "string" } };
+      let data11 = data.dashboard;
+      if (typeof data11 !== "string" && data11 !== null) {
+        const err22 = { instancePath: instancePath + "/dashboard", keyword: "type", params: { type: schema34.properties.dashboard.type } };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -1201,8 +1235,9 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.savedSearch !== void 0) {
-      if (typeof data.savedSearch !== "string") {
-        const err23 = { instancePath: instancePath + "/savedSearch", keyword: "type", params: { type: "string" } };
+      let data12 = data.savedSearch;
+      if (typeof data12 !== "string" && data12 !== null) {
+        const err23 = { instancePath: instancePath + "/savedSearch", keyword: "type", params: { type: schema34.properties.savedSearch.type } };
         if (vErrors === null) {
           vErrors = [err23];
         } else {
@@ -1212,8 +1247,9 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.groupBy !== void 0) {
-      if (typeof data.groupBy !== "string") {
-        const err24 = { instancePath: instancePath + "/groupBy", keyword: "type", params: { type: "string" } };
+      let data13 = data.groupBy;
+      if (typeof data13 !== "string" && data13 !== null) {
+        const err24 = { instancePath: instancePath + "/groupBy", keyword: "type", params: { type: schema34.properties.groupBy.type } };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -1286,10 +1322,10 @@ function validate87(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate87.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
-function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate89(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1303,8 +1339,8 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
       errors++;
     }
     if (data.data !== void 0) {
-      if (!validate87(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData })) {
-        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+      if (!validate90(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
@@ -1317,11 +1353,11 @@ function validate86(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate86.errors = vErrors;
+  validate89.errors = vErrors;
   return errors === 0;
 }
-var getAlert_params = validate99;
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var getAlert_params = validate102;
+function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1360,11 +1396,11 @@ function validate99(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate99.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
-var getAlert_response = validate101;
-function validate101(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var getAlert_response = validate104;
+function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1378,8 +1414,8 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
     if (data.data !== void 0) {
-      if (!validate87(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData })) {
-        vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
+      if (!validate90(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
@@ -1392,7 +1428,7 @@ function validate101(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate101.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
 

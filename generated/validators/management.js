@@ -2037,6 +2037,7 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
   validate112.errors = vErrors;
   return errors === 0;
 }
+var schema46 = { "type": "object", "description": "A log-stream source (a Kafka-compatible broker).", "properties": { "brokers": { "type": "string", "description": "Bootstrap brokers, as `host:port` entries separated by commas." }, "topics": { "type": "string", "description": "Topics to consume, separated by commas." }, "consumerGroup": { "type": ["string", "null"], "description": "Consumer group the pipe consumes as; null when the service chose one." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to authenticate to the brokers." }, "offset": { "type": ["object", "null"], "description": "Where consumption starts.", "properties": { "timestamp": { "type": ["string", "null"], "description": "Start consuming from the messages at or after this time." } } }, "schemaRegistry": { "type": ["object", "null"], "description": "Schema registry that describes the messages.", "properties": { "url": { "type": "string", "description": "URL of the schema registry." }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the registry's certificate." } } }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the brokers' certificates." }, "reversePrivateEndpointIds": { "type": ["array", "null"], "description": "IDs of the reverse private endpoints through which the brokers are reached.", "items": { "type": "string" } } } };
 function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2064,8 +2065,9 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.consumerGroup !== void 0) {
-      if (typeof data.consumerGroup !== "string") {
-        const err2 = { instancePath: instancePath + "/consumerGroup", keyword: "type", params: { type: "string" } };
+      let data2 = data.consumerGroup;
+      if (typeof data2 !== "string" && data2 !== null) {
+        const err2 = { instancePath: instancePath + "/consumerGroup", keyword: "type", params: { type: schema46.properties.consumerGroup.type } };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2075,8 +2077,9 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.iamRole !== void 0) {
-      if (typeof data.iamRole !== "string") {
-        const err3 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: "string" } };
+      let data3 = data.iamRole;
+      if (typeof data3 !== "string" && data3 !== null) {
+        const err3 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema46.properties.iamRole.type } };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2087,45 +2090,45 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.offset !== void 0) {
       let data4 = data.offset;
+      if (!(data4 && typeof data4 == "object" && !Array.isArray(data4)) && data4 !== null) {
+        const err4 = { instancePath: instancePath + "/offset", keyword: "type", params: { type: schema46.properties.offset.type } };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
       if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
         if (data4.timestamp !== void 0) {
-          if (typeof data4.timestamp !== "string") {
-            const err4 = { instancePath: instancePath + "/offset/timestamp", keyword: "type", params: { type: "string" } };
+          let data5 = data4.timestamp;
+          if (typeof data5 !== "string" && data5 !== null) {
+            const err5 = { instancePath: instancePath + "/offset/timestamp", keyword: "type", params: { type: schema46.properties.offset.properties.timestamp.type } };
             if (vErrors === null) {
-              vErrors = [err4];
+              vErrors = [err5];
             } else {
-              vErrors.push(err4);
+              vErrors.push(err5);
             }
             errors++;
           }
         }
-      } else {
-        const err5 = { instancePath: instancePath + "/offset", keyword: "type", params: { type: "object" } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
       }
     }
     if (data.schemaRegistry !== void 0) {
       let data6 = data.schemaRegistry;
+      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
+        const err6 = { instancePath: instancePath + "/schemaRegistry", keyword: "type", params: { type: schema46.properties.schemaRegistry.type } };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
       if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
         if (data6.url !== void 0) {
           if (typeof data6.url !== "string") {
-            const err6 = { instancePath: instancePath + "/schemaRegistry/url", keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        if (data6.caCertificate !== void 0) {
-          if (typeof data6.caCertificate !== "string") {
-            const err7 = { instancePath: instancePath + "/schemaRegistry/caCertificate", keyword: "type", params: { type: "string" } };
+            const err7 = { instancePath: instancePath + "/schemaRegistry/url", keyword: "type", params: { type: "string" } };
             if (vErrors === null) {
               vErrors = [err7];
             } else {
@@ -2134,19 +2137,24 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
             errors++;
           }
         }
-      } else {
-        const err8 = { instancePath: instancePath + "/schemaRegistry", keyword: "type", params: { type: "object" } };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
+        if (data6.caCertificate !== void 0) {
+          let data8 = data6.caCertificate;
+          if (typeof data8 !== "string" && data8 !== null) {
+            const err8 = { instancePath: instancePath + "/schemaRegistry/caCertificate", keyword: "type", params: { type: schema46.properties.schemaRegistry.properties.caCertificate.type } };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
         }
-        errors++;
       }
     }
     if (data.caCertificate !== void 0) {
-      if (typeof data.caCertificate !== "string") {
-        const err9 = { instancePath: instancePath + "/caCertificate", keyword: "type", params: { type: "string" } };
+      let data9 = data.caCertificate;
+      if (typeof data9 !== "string" && data9 !== null) {
+        const err9 = { instancePath: instancePath + "/caCertificate", keyword: "type", params: { type: schema46.properties.caCertificate.type } };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -2157,27 +2165,28 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.reversePrivateEndpointIds !== void 0) {
       let data10 = data.reversePrivateEndpointIds;
+      if (!Array.isArray(data10) && data10 !== null) {
+        const err10 = { instancePath: instancePath + "/reversePrivateEndpointIds", keyword: "type", params: { type: schema46.properties.reversePrivateEndpointIds.type } };
+        if (vErrors === null) {
+          vErrors = [err10];
+        } else {
+          vErrors.push(err10);
+        }
+        errors++;
+      }
       if (Array.isArray(data10)) {
         const len0 = data10.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (typeof data10[i0] !== "string") {
-            const err10 = { instancePath: instancePath + "/reversePrivateEndpointIds/" + i0, keyword: "type", params: { type: "string" } };
+            const err11 = { instancePath: instancePath + "/reversePrivateEndpointIds/" + i0, keyword: "type", params: { type: "string" } };
             if (vErrors === null) {
-              vErrors = [err10];
+              vErrors = [err11];
             } else {
-              vErrors.push(err10);
+              vErrors.push(err11);
             }
             errors++;
           }
         }
-      } else {
-        const err11 = { instancePath: instancePath + "/reversePrivateEndpointIds", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
       }
     }
   } else {
@@ -2192,7 +2201,8 @@ function validate115(data, { instancePath = "", parentData, parentDataProperty, 
   validate115.errors = vErrors;
   return errors === 0;
 }
-var schema48 = { "description": "Compression of the source objects. Known values: `none`, `gzip`, `gz`,\n`brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`. New values may appear.\n", "anyOf": [{ "type": "string", "enum": ["none", "gzip", "gz", "brotli", "br", "xz", "LZMA", "zstd", "auto"] }, { "type": "string" }] };
+var schema47 = { "type": "object", "description": "An object-storage source (files in a bucket or a container).", "properties": { "url": { "type": "string", "description": "URL or pattern of the objects to ingest." }, "delimiter": { "type": ["string", "null"], "description": "Field delimiter of delimited text files." }, "compression": { "description": "Compression of the source objects; null when the service detects it.", "anyOf": [{ "$ref": "#/components/schemas/Compression" }, { "type": "null" }] }, "isContinuous": { "type": ["boolean", "null"], "description": "Whether the pipe keeps ingesting new objects as they appear." }, "queueUrl": { "type": ["string", "null"], "description": "URL of the queue that announces new objects (continuous ingestion)." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the objects." }, "connectionString": { "type": ["string", "null"], "description": "Connection string of the storage account (Azure)." }, "path": { "type": ["string", "null"], "description": "Path of the objects inside the container." }, "azureContainerName": { "type": ["string", "null"], "description": "Name of the Azure blob container." } } };
+var schema48 = { "description": "Compression of the source objects. New values may appear; clients must accept any string.", "anyOf": [{ "type": "string", "enum": ["none", "gzip", "gz", "brotli", "br", "xz", "LZMA", "zstd", "auto"] }, { "type": "string" }] };
 function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2270,8 +2280,9 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.delimiter !== void 0) {
-      if (typeof data.delimiter !== "string") {
-        const err1 = { instancePath: instancePath + "/delimiter", keyword: "type", params: { type: "string" } };
+      let data1 = data.delimiter;
+      if (typeof data1 !== "string" && data1 !== null) {
+        const err1 = { instancePath: instancePath + "/delimiter", keyword: "type", params: { type: schema47.properties.delimiter.type } };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -2281,36 +2292,53 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.compression !== void 0) {
-      if (!validate118(data.compression, { instancePath: instancePath + "/compression", parentData: data, parentDataProperty: "compression", rootData })) {
+      let data2 = data.compression;
+      const _errs6 = errors;
+      let valid1 = false;
+      const _errs7 = errors;
+      if (!validate118(data2, { instancePath: instancePath + "/compression", parentData: data, parentDataProperty: "compression", rootData })) {
         vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
         errors = vErrors.length;
       }
-    }
-    if (data.isContinuous !== void 0) {
-      if (typeof data.isContinuous !== "boolean") {
-        const err2 = { instancePath: instancePath + "/isContinuous", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
+      var _valid0 = _errs7 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const _errs8 = errors;
+        if (data2 !== null) {
+          const err2 = { instancePath: instancePath + "/compression", keyword: "type", params: { type: "null" } };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
         }
-        errors++;
+        var _valid0 = _errs8 === errors;
+        valid1 = valid1 || _valid0;
       }
-    }
-    if (data.queueUrl !== void 0) {
-      if (typeof data.queueUrl !== "string") {
-        const err3 = { instancePath: instancePath + "/queueUrl", keyword: "type", params: { type: "string" } };
+      if (!valid1) {
+        const err3 = { instancePath: instancePath + "/compression", keyword: "anyOf", params: {} };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
           vErrors.push(err3);
         }
         errors++;
+      } else {
+        errors = _errs6;
+        if (vErrors !== null) {
+          if (_errs6) {
+            vErrors.length = _errs6;
+          } else {
+            vErrors = null;
+          }
+        }
       }
     }
-    if (data.iamRole !== void 0) {
-      if (typeof data.iamRole !== "string") {
-        const err4 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: "string" } };
+    if (data.isContinuous !== void 0) {
+      let data3 = data.isContinuous;
+      if (typeof data3 !== "boolean" && data3 !== null) {
+        const err4 = { instancePath: instancePath + "/isContinuous", keyword: "type", params: { type: schema47.properties.isContinuous.type } };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2319,9 +2347,10 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.connectionString !== void 0) {
-      if (typeof data.connectionString !== "string") {
-        const err5 = { instancePath: instancePath + "/connectionString", keyword: "type", params: { type: "string" } };
+    if (data.queueUrl !== void 0) {
+      let data4 = data.queueUrl;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err5 = { instancePath: instancePath + "/queueUrl", keyword: "type", params: { type: schema47.properties.queueUrl.type } };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -2330,9 +2359,10 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.path !== void 0) {
-      if (typeof data.path !== "string") {
-        const err6 = { instancePath: instancePath + "/path", keyword: "type", params: { type: "string" } };
+    if (data.iamRole !== void 0) {
+      let data5 = data.iamRole;
+      if (typeof data5 !== "string" && data5 !== null) {
+        const err6 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema47.properties.iamRole.type } };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -2341,9 +2371,10 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
-    if (data.azureContainerName !== void 0) {
-      if (typeof data.azureContainerName !== "string") {
-        const err7 = { instancePath: instancePath + "/azureContainerName", keyword: "type", params: { type: "string" } };
+    if (data.connectionString !== void 0) {
+      let data6 = data.connectionString;
+      if (typeof data6 !== "string" && data6 !== null) {
+        const err7 = { instancePath: instancePath + "/connectionString", keyword: "type", params: { type: schema47.properties.connectionString.type } };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -2352,18 +2383,43 @@ function validate117(data, { instancePath = "", parentData, parentDataProperty, 
         errors++;
       }
     }
+    if (data.path !== void 0) {
+      let data7 = data.path;
+      if (typeof data7 !== "string" && data7 !== null) {
+        const err8 = { instancePath: instancePath + "/path", keyword: "type", params: { type: schema47.properties.path.type } };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+    }
+    if (data.azureContainerName !== void 0) {
+      let data8 = data.azureContainerName;
+      if (typeof data8 !== "string" && data8 !== null) {
+        const err9 = { instancePath: instancePath + "/azureContainerName", keyword: "type", params: { type: schema47.properties.azureContainerName.type } };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err8 = { instancePath, keyword: "type", params: { type: "object" } };
+    const err10 = { instancePath, keyword: "type", params: { type: "object" } };
     if (vErrors === null) {
-      vErrors = [err8];
+      vErrors = [err10];
     } else {
-      vErrors.push(err8);
+      vErrors.push(err10);
     }
     errors++;
   }
   validate117.errors = vErrors;
   return errors === 0;
 }
+var schema49 = { "type": "object", "description": "A sharded-stream source (a Kinesis-style stream).", "properties": { "streamName": { "type": "string", "description": "Name of the stream." }, "region": { "type": "string", "description": "Cloud region of the stream." }, "useEnhancedFanOut": { "type": ["boolean", "null"], "description": "Whether the pipe reads through enhanced fan-out." }, "timestamp": { "type": ["number", "null"], "description": "Start reading at this time, in Unix epoch seconds." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the stream." } } };
 function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2391,8 +2447,9 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.useEnhancedFanOut !== void 0) {
-      if (typeof data.useEnhancedFanOut !== "boolean") {
-        const err2 = { instancePath: instancePath + "/useEnhancedFanOut", keyword: "type", params: { type: "boolean" } };
+      let data2 = data.useEnhancedFanOut;
+      if (typeof data2 !== "boolean" && data2 !== null) {
+        const err2 = { instancePath: instancePath + "/useEnhancedFanOut", keyword: "type", params: { type: schema49.properties.useEnhancedFanOut.type } };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -2403,8 +2460,8 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.timestamp !== void 0) {
       let data3 = data.timestamp;
-      if (!(typeof data3 == "number" && isFinite(data3))) {
-        const err3 = { instancePath: instancePath + "/timestamp", keyword: "type", params: { type: "number" } };
+      if (!(typeof data3 == "number" && isFinite(data3)) && data3 !== null) {
+        const err3 = { instancePath: instancePath + "/timestamp", keyword: "type", params: { type: schema49.properties.timestamp.type } };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -2414,8 +2471,9 @@ function validate121(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.iamRole !== void 0) {
-      if (typeof data.iamRole !== "string") {
-        const err4 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: "string" } };
+      let data4 = data.iamRole;
+      if (typeof data4 !== "string" && data4 !== null) {
+        const err4 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema49.properties.iamRole.type } };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2747,41 +2805,194 @@ function validate114(data, { instancePath = "", parentData, parentDataProperty, 
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.logStream !== void 0) {
-      if (!validate115(data.logStream, { instancePath: instancePath + "/logStream", parentData: data, parentDataProperty: "logStream", rootData })) {
+      let data0 = data.logStream;
+      const _errs2 = errors;
+      let valid1 = false;
+      const _errs3 = errors;
+      if (!validate115(data0, { instancePath: instancePath + "/logStream", parentData: data, parentDataProperty: "logStream", rootData })) {
         vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
         errors = vErrors.length;
       }
+      var _valid0 = _errs3 === errors;
+      valid1 = valid1 || _valid0;
+      if (!valid1) {
+        const _errs4 = errors;
+        if (data0 !== null) {
+          const err0 = { instancePath: instancePath + "/logStream", keyword: "type", params: { type: "null" } };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        var _valid0 = _errs4 === errors;
+        valid1 = valid1 || _valid0;
+      }
+      if (!valid1) {
+        const err1 = { instancePath: instancePath + "/logStream", keyword: "anyOf", params: {} };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      } else {
+        errors = _errs2;
+        if (vErrors !== null) {
+          if (_errs2) {
+            vErrors.length = _errs2;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
     }
     if (data.objectStorage !== void 0) {
-      if (!validate117(data.objectStorage, { instancePath: instancePath + "/objectStorage", parentData: data, parentDataProperty: "objectStorage", rootData })) {
+      let data1 = data.objectStorage;
+      const _errs7 = errors;
+      let valid2 = false;
+      const _errs8 = errors;
+      if (!validate117(data1, { instancePath: instancePath + "/objectStorage", parentData: data, parentDataProperty: "objectStorage", rootData })) {
         vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
         errors = vErrors.length;
       }
+      var _valid1 = _errs8 === errors;
+      valid2 = valid2 || _valid1;
+      if (!valid2) {
+        const _errs9 = errors;
+        if (data1 !== null) {
+          const err2 = { instancePath: instancePath + "/objectStorage", keyword: "type", params: { type: "null" } };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        var _valid1 = _errs9 === errors;
+        valid2 = valid2 || _valid1;
+      }
+      if (!valid2) {
+        const err3 = { instancePath: instancePath + "/objectStorage", keyword: "anyOf", params: {} };
+        if (vErrors === null) {
+          vErrors = [err3];
+        } else {
+          vErrors.push(err3);
+        }
+        errors++;
+      } else {
+        errors = _errs7;
+        if (vErrors !== null) {
+          if (_errs7) {
+            vErrors.length = _errs7;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
     }
     if (data.shardStream !== void 0) {
-      if (!validate121(data.shardStream, { instancePath: instancePath + "/shardStream", parentData: data, parentDataProperty: "shardStream", rootData })) {
+      let data2 = data.shardStream;
+      const _errs12 = errors;
+      let valid3 = false;
+      const _errs13 = errors;
+      if (!validate121(data2, { instancePath: instancePath + "/shardStream", parentData: data, parentDataProperty: "shardStream", rootData })) {
         vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
         errors = vErrors.length;
       }
+      var _valid2 = _errs13 === errors;
+      valid3 = valid3 || _valid2;
+      if (!valid3) {
+        const _errs14 = errors;
+        if (data2 !== null) {
+          const err4 = { instancePath: instancePath + "/shardStream", keyword: "type", params: { type: "null" } };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        var _valid2 = _errs14 === errors;
+        valid3 = valid3 || _valid2;
+      }
+      if (!valid3) {
+        const err5 = { instancePath: instancePath + "/shardStream", keyword: "anyOf", params: {} };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      } else {
+        errors = _errs12;
+        if (vErrors !== null) {
+          if (_errs12) {
+            vErrors.length = _errs12;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
     }
     if (data.relationalDb !== void 0) {
-      if (!validate123(data.relationalDb, { instancePath: instancePath + "/relationalDb", parentData: data, parentDataProperty: "relationalDb", rootData })) {
+      let data3 = data.relationalDb;
+      const _errs17 = errors;
+      let valid4 = false;
+      const _errs18 = errors;
+      if (!validate123(data3, { instancePath: instancePath + "/relationalDb", parentData: data, parentDataProperty: "relationalDb", rootData })) {
         vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
         errors = vErrors.length;
       }
+      var _valid3 = _errs18 === errors;
+      valid4 = valid4 || _valid3;
+      if (!valid4) {
+        const _errs19 = errors;
+        if (data3 !== null) {
+          const err6 = { instancePath: instancePath + "/relationalDb", keyword: "type", params: { type: "null" } };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        var _valid3 = _errs19 === errors;
+        valid4 = valid4 || _valid3;
+      }
+      if (!valid4) {
+        const err7 = { instancePath: instancePath + "/relationalDb", keyword: "anyOf", params: {} };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      } else {
+        errors = _errs17;
+        if (vErrors !== null) {
+          if (_errs17) {
+            vErrors.length = _errs17;
+          } else {
+            vErrors = null;
+          }
+        }
+      }
     }
   } else {
-    const err0 = { instancePath, keyword: "type", params: { type: "object" } };
+    const err8 = { instancePath, keyword: "type", params: { type: "object" } };
     if (vErrors === null) {
-      vErrors = [err0];
+      vErrors = [err8];
     } else {
-      vErrors.push(err0);
+      vErrors.push(err8);
     }
     errors++;
   }
   validate114.errors = vErrors;
   return errors === 0;
 }
+var schema54 = { "type": "object", "description": "Definition of a managed destination table.", "properties": { "engine": { "type": "object", "description": "Table engine.", "properties": { "versionColumnId": { "type": ["string", "null"], "description": "Column that holds the row version (replacing engines)." }, "columnIds": { "type": "array", "description": "Columns the engine uses.", "items": { "type": "string" } } } }, "sortingKey": { "type": "array", "description": "Columns of the sorting key, in order.", "items": { "type": "string" } }, "partitionBy": { "type": "string", "description": "Partitioning expression." }, "primaryKey": { "type": "string", "description": "Primary key expression." } } };
 function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2790,8 +3001,9 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
       let data0 = data.engine;
       if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
         if (data0.versionColumnId !== void 0) {
-          if (typeof data0.versionColumnId !== "string") {
-            const err0 = { instancePath: instancePath + "/engine/versionColumnId", keyword: "type", params: { type: "string" } };
+          let data1 = data0.versionColumnId;
+          if (typeof data1 !== "string" && data1 !== null) {
+            const err0 = { instancePath: instancePath + "/engine/versionColumnId", keyword: "type", params: { type: schema54.properties.engine.properties.versionColumnId.type } };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -3045,124 +3257,139 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
   validate136.errors = vErrors;
   return errors === 0;
 }
-var schema57 = { "type": "object", "description": "Settings of a pipe. Every field is always present; `null` means the service\ndefault is in force. Bounds are inclusive. Clients must ignore fields they do not know.\n", "required": ["streaming_max_insert_wait_ms", "object_storage_concurrency", "object_storage_polling_interval_ms", "object_storage_max_insert_bytes", "object_storage_max_file_count", "engine_max_threads", "engine_max_insert_threads", "engine_min_insert_block_size_bytes", "engine_max_download_threads", "engine_parallel_distributed_insert_select", "object_storage_use_cluster_function", "engine_parallel_view_processing"], "properties": { "streaming_max_insert_wait_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 500, "maximum": 6e4, "description": "Maximum wait, in milliseconds, before inserting streamed data; null means the service default." }, "object_storage_concurrency": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 35, "description": "Number of concurrent file-processing threads; null means the service default." }, "object_storage_polling_interval_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 100, "maximum": 36e5, "description": "Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default." }, "object_storage_max_insert_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 10485760, "maximum": 53687091200, "description": "Bytes processed in a single insert batch; null means the service default." }, "object_storage_max_file_count": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 1e4, "description": "Maximum number of files in a single insert batch; null means the service default." }, "engine_max_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 64, "description": "Maximum concurrent threads for file processing; null means the service default." }, "engine_max_insert_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 16, "description": "Maximum concurrent insert threads; null means the service default." }, "engine_min_insert_block_size_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 10737418240, "description": "Minimum insert block size, in bytes; null means the service default." }, "engine_max_download_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 32, "description": "Maximum concurrent download threads; null means the service default." }, "engine_parallel_distributed_insert_select": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 2, "description": "Parallel distributed insert-select mode; null means the service default." }, "object_storage_use_cluster_function": { "type": ["boolean", "null"], "description": "Whether the cluster function is used for distributed processing. Null means the service default." }, "engine_parallel_view_processing": { "type": ["boolean", "null"], "description": "Whether pushing to attached views is concurrent instead of sequential. Null means the service default." } } };
+var schema57 = { "type": "object", "description": "Settings of a pipe, as the service reports them. No field is guaranteed: a\nfield left out, like a field set to `null`, means the service default is in\nforce. A field that is present keeps its type and bounds (inclusive).\nClients must ignore fields they do not know.\n", "properties": { "streaming_max_insert_wait_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 500, "maximum": 6e4, "description": "Maximum wait, in milliseconds, before inserting streamed data; null means the service default." }, "object_storage_concurrency": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 35, "description": "Number of concurrent file-processing threads; null means the service default." }, "object_storage_polling_interval_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 100, "maximum": 36e5, "description": "Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default." }, "object_storage_max_insert_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 10485760, "maximum": 53687091200, "description": "Bytes processed in a single insert batch; null means the service default." }, "object_storage_max_file_count": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 1e4, "description": "Maximum number of files in a single insert batch; null means the service default." }, "engine_max_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 64, "description": "Maximum concurrent threads for file processing; null means the service default." }, "engine_max_insert_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 16, "description": "Maximum concurrent insert threads; null means the service default." }, "engine_min_insert_block_size_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 10737418240, "description": "Minimum insert block size, in bytes; null means the service default." }, "engine_max_download_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 32, "description": "Maximum concurrent download threads; null means the service default." }, "engine_parallel_distributed_insert_select": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 2, "description": "Parallel distributed insert-select mode; null means the service default." }, "object_storage_use_cluster_function": { "type": ["boolean", "null"], "description": "Whether the cluster function is used for distributed processing. Null means the service default." }, "engine_parallel_view_processing": { "type": ["boolean", "null"], "description": "Whether pushing to attached views is concurrent instead of sequential. Null means the service default." } } };
 var formats26 = formats.int64;
 function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.streaming_max_insert_wait_ms === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "streaming_max_insert_wait_ms" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.object_storage_concurrency === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "object_storage_concurrency" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.object_storage_polling_interval_ms === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "object_storage_polling_interval_ms" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.object_storage_max_insert_bytes === void 0) {
-      const err3 = { instancePath, keyword: "required", params: { missingProperty: "object_storage_max_insert_bytes" } };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.object_storage_max_file_count === void 0) {
-      const err4 = { instancePath, keyword: "required", params: { missingProperty: "object_storage_max_file_count" } };
-      if (vErrors === null) {
-        vErrors = [err4];
-      } else {
-        vErrors.push(err4);
-      }
-      errors++;
-    }
-    if (data.engine_max_threads === void 0) {
-      const err5 = { instancePath, keyword: "required", params: { missingProperty: "engine_max_threads" } };
-      if (vErrors === null) {
-        vErrors = [err5];
-      } else {
-        vErrors.push(err5);
-      }
-      errors++;
-    }
-    if (data.engine_max_insert_threads === void 0) {
-      const err6 = { instancePath, keyword: "required", params: { missingProperty: "engine_max_insert_threads" } };
-      if (vErrors === null) {
-        vErrors = [err6];
-      } else {
-        vErrors.push(err6);
-      }
-      errors++;
-    }
-    if (data.engine_min_insert_block_size_bytes === void 0) {
-      const err7 = { instancePath, keyword: "required", params: { missingProperty: "engine_min_insert_block_size_bytes" } };
-      if (vErrors === null) {
-        vErrors = [err7];
-      } else {
-        vErrors.push(err7);
-      }
-      errors++;
-    }
-    if (data.engine_max_download_threads === void 0) {
-      const err8 = { instancePath, keyword: "required", params: { missingProperty: "engine_max_download_threads" } };
-      if (vErrors === null) {
-        vErrors = [err8];
-      } else {
-        vErrors.push(err8);
-      }
-      errors++;
-    }
-    if (data.engine_parallel_distributed_insert_select === void 0) {
-      const err9 = { instancePath, keyword: "required", params: { missingProperty: "engine_parallel_distributed_insert_select" } };
-      if (vErrors === null) {
-        vErrors = [err9];
-      } else {
-        vErrors.push(err9);
-      }
-      errors++;
-    }
-    if (data.object_storage_use_cluster_function === void 0) {
-      const err10 = { instancePath, keyword: "required", params: { missingProperty: "object_storage_use_cluster_function" } };
-      if (vErrors === null) {
-        vErrors = [err10];
-      } else {
-        vErrors.push(err10);
-      }
-      errors++;
-    }
-    if (data.engine_parallel_view_processing === void 0) {
-      const err11 = { instancePath, keyword: "required", params: { missingProperty: "engine_parallel_view_processing" } };
-      if (vErrors === null) {
-        vErrors = [err11];
-      } else {
-        vErrors.push(err11);
-      }
-      errors++;
-    }
     if (data.streaming_max_insert_wait_ms !== void 0) {
       let data0 = data.streaming_max_insert_wait_ms;
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-        const err12 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "type", params: { type: schema57.properties.streaming_max_insert_wait_ms.type } };
+        const err0 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "type", params: { type: schema57.properties.streaming_max_insert_wait_ms.type } };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 > 6e4 || isNaN(data0)) {
+          const err1 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "maximum", params: { comparison: "<=", limit: 6e4 } };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (data0 < 500 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "minimum", params: { comparison: ">=", limit: 500 } };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (!formats26.validate(data0)) {
+          const err3 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "format", params: { format: "int64" } };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.object_storage_concurrency !== void 0) {
+      let data1 = data.object_storage_concurrency;
+      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
+        const err4 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "type", params: { type: schema57.properties.object_storage_concurrency.type } };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+      if (typeof data1 == "number" && isFinite(data1)) {
+        if (data1 > 35 || isNaN(data1)) {
+          const err5 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "maximum", params: { comparison: "<=", limit: 35 } };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        if (data1 < 1 || isNaN(data1)) {
+          const err6 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "minimum", params: { comparison: ">=", limit: 1 } };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (!formats26.validate(data1)) {
+          const err7 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "format", params: { format: "int64" } };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.object_storage_polling_interval_ms !== void 0) {
+      let data2 = data.object_storage_polling_interval_ms;
+      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
+        const err8 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "type", params: { type: schema57.properties.object_storage_polling_interval_ms.type } };
+        if (vErrors === null) {
+          vErrors = [err8];
+        } else {
+          vErrors.push(err8);
+        }
+        errors++;
+      }
+      if (typeof data2 == "number" && isFinite(data2)) {
+        if (data2 > 36e5 || isNaN(data2)) {
+          const err9 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "maximum", params: { comparison: "<=", limit: 36e5 } };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+        if (data2 < 100 || isNaN(data2)) {
+          const err10 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "minimum", params: { comparison: ">=", limit: 100 } };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (!formats26.validate(data2)) {
+          const err11 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "format", params: { format: "int64" } };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.object_storage_max_insert_bytes !== void 0) {
+      let data3 = data.object_storage_max_insert_bytes;
+      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
+        const err12 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "type", params: { type: schema57.properties.object_storage_max_insert_bytes.type } };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -3170,9 +3397,9 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 > 6e4 || isNaN(data0)) {
-          const err13 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "maximum", params: { comparison: "<=", limit: 6e4 } };
+      if (typeof data3 == "number" && isFinite(data3)) {
+        if (data3 > 53687091200 || isNaN(data3)) {
+          const err13 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "maximum", params: { comparison: "<=", limit: 53687091200 } };
           if (vErrors === null) {
             vErrors = [err13];
           } else {
@@ -3180,8 +3407,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data0 < 500 || isNaN(data0)) {
-          const err14 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "minimum", params: { comparison: ">=", limit: 500 } };
+        if (data3 < 10485760 || isNaN(data3)) {
+          const err14 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "minimum", params: { comparison: ">=", limit: 10485760 } };
           if (vErrors === null) {
             vErrors = [err14];
           } else {
@@ -3189,8 +3416,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats26.validate(data0)) {
-          const err15 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "format", params: { format: "int64" } };
+        if (!formats26.validate(data3)) {
+          const err15 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "format", params: { format: "int64" } };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -3200,10 +3427,10 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.object_storage_concurrency !== void 0) {
-      let data1 = data.object_storage_concurrency;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err16 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "type", params: { type: schema57.properties.object_storage_concurrency.type } };
+    if (data.object_storage_max_file_count !== void 0) {
+      let data4 = data.object_storage_max_file_count;
+      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
+        const err16 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "type", params: { type: schema57.properties.object_storage_max_file_count.type } };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -3211,9 +3438,9 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data1 == "number" && isFinite(data1)) {
-        if (data1 > 35 || isNaN(data1)) {
-          const err17 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "maximum", params: { comparison: "<=", limit: 35 } };
+      if (typeof data4 == "number" && isFinite(data4)) {
+        if (data4 > 1e4 || isNaN(data4)) {
+          const err17 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "maximum", params: { comparison: "<=", limit: 1e4 } };
           if (vErrors === null) {
             vErrors = [err17];
           } else {
@@ -3221,8 +3448,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data1 < 1 || isNaN(data1)) {
-          const err18 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "minimum", params: { comparison: ">=", limit: 1 } };
+        if (data4 < 1 || isNaN(data4)) {
+          const err18 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "minimum", params: { comparison: ">=", limit: 1 } };
           if (vErrors === null) {
             vErrors = [err18];
           } else {
@@ -3230,8 +3457,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats26.validate(data1)) {
-          const err19 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "format", params: { format: "int64" } };
+        if (!formats26.validate(data4)) {
+          const err19 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "format", params: { format: "int64" } };
           if (vErrors === null) {
             vErrors = [err19];
           } else {
@@ -3241,10 +3468,10 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.object_storage_polling_interval_ms !== void 0) {
-      let data2 = data.object_storage_polling_interval_ms;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-        const err20 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "type", params: { type: schema57.properties.object_storage_polling_interval_ms.type } };
+    if (data.engine_max_threads !== void 0) {
+      let data5 = data.engine_max_threads;
+      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
+        const err20 = { instancePath: instancePath + "/engine_max_threads", keyword: "type", params: { type: schema57.properties.engine_max_threads.type } };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -3252,9 +3479,9 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data2 == "number" && isFinite(data2)) {
-        if (data2 > 36e5 || isNaN(data2)) {
-          const err21 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "maximum", params: { comparison: "<=", limit: 36e5 } };
+      if (typeof data5 == "number" && isFinite(data5)) {
+        if (data5 > 64 || isNaN(data5)) {
+          const err21 = { instancePath: instancePath + "/engine_max_threads", keyword: "maximum", params: { comparison: "<=", limit: 64 } };
           if (vErrors === null) {
             vErrors = [err21];
           } else {
@@ -3262,8 +3489,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data2 < 100 || isNaN(data2)) {
-          const err22 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "minimum", params: { comparison: ">=", limit: 100 } };
+        if (data5 < 0 || isNaN(data5)) {
+          const err22 = { instancePath: instancePath + "/engine_max_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
           if (vErrors === null) {
             vErrors = [err22];
           } else {
@@ -3271,8 +3498,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats26.validate(data2)) {
-          const err23 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "format", params: { format: "int64" } };
+        if (!formats26.validate(data5)) {
+          const err23 = { instancePath: instancePath + "/engine_max_threads", keyword: "format", params: { format: "int64" } };
           if (vErrors === null) {
             vErrors = [err23];
           } else {
@@ -3282,10 +3509,10 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.object_storage_max_insert_bytes !== void 0) {
-      let data3 = data.object_storage_max_insert_bytes;
-      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-        const err24 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "type", params: { type: schema57.properties.object_storage_max_insert_bytes.type } };
+    if (data.engine_max_insert_threads !== void 0) {
+      let data6 = data.engine_max_insert_threads;
+      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
+        const err24 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "type", params: { type: schema57.properties.engine_max_insert_threads.type } };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -3293,9 +3520,9 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data3 == "number" && isFinite(data3)) {
-        if (data3 > 53687091200 || isNaN(data3)) {
-          const err25 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "maximum", params: { comparison: "<=", limit: 53687091200 } };
+      if (typeof data6 == "number" && isFinite(data6)) {
+        if (data6 > 16 || isNaN(data6)) {
+          const err25 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "maximum", params: { comparison: "<=", limit: 16 } };
           if (vErrors === null) {
             vErrors = [err25];
           } else {
@@ -3303,8 +3530,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data3 < 10485760 || isNaN(data3)) {
-          const err26 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "minimum", params: { comparison: ">=", limit: 10485760 } };
+        if (data6 < 0 || isNaN(data6)) {
+          const err26 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
           if (vErrors === null) {
             vErrors = [err26];
           } else {
@@ -3312,8 +3539,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats26.validate(data3)) {
-          const err27 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "format", params: { format: "int64" } };
+        if (!formats26.validate(data6)) {
+          const err27 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "format", params: { format: "int64" } };
           if (vErrors === null) {
             vErrors = [err27];
           } else {
@@ -3323,10 +3550,10 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.object_storage_max_file_count !== void 0) {
-      let data4 = data.object_storage_max_file_count;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
-        const err28 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "type", params: { type: schema57.properties.object_storage_max_file_count.type } };
+    if (data.engine_min_insert_block_size_bytes !== void 0) {
+      let data7 = data.engine_min_insert_block_size_bytes;
+      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
+        const err28 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "type", params: { type: schema57.properties.engine_min_insert_block_size_bytes.type } };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -3334,9 +3561,9 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data4 == "number" && isFinite(data4)) {
-        if (data4 > 1e4 || isNaN(data4)) {
-          const err29 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "maximum", params: { comparison: "<=", limit: 1e4 } };
+      if (typeof data7 == "number" && isFinite(data7)) {
+        if (data7 > 10737418240 || isNaN(data7)) {
+          const err29 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "maximum", params: { comparison: "<=", limit: 10737418240 } };
           if (vErrors === null) {
             vErrors = [err29];
           } else {
@@ -3344,8 +3571,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data4 < 1 || isNaN(data4)) {
-          const err30 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "minimum", params: { comparison: ">=", limit: 1 } };
+        if (data7 < 0 || isNaN(data7)) {
+          const err30 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
           if (vErrors === null) {
             vErrors = [err30];
           } else {
@@ -3353,8 +3580,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats26.validate(data4)) {
-          const err31 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "format", params: { format: "int64" } };
+        if (!formats26.validate(data7)) {
+          const err31 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "format", params: { format: "int64" } };
           if (vErrors === null) {
             vErrors = [err31];
           } else {
@@ -3364,10 +3591,10 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.engine_max_threads !== void 0) {
-      let data5 = data.engine_max_threads;
-      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-        const err32 = { instancePath: instancePath + "/engine_max_threads", keyword: "type", params: { type: schema57.properties.engine_max_threads.type } };
+    if (data.engine_max_download_threads !== void 0) {
+      let data8 = data.engine_max_download_threads;
+      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
+        const err32 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "type", params: { type: schema57.properties.engine_max_download_threads.type } };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -3375,9 +3602,9 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data5 == "number" && isFinite(data5)) {
-        if (data5 > 64 || isNaN(data5)) {
-          const err33 = { instancePath: instancePath + "/engine_max_threads", keyword: "maximum", params: { comparison: "<=", limit: 64 } };
+      if (typeof data8 == "number" && isFinite(data8)) {
+        if (data8 > 32 || isNaN(data8)) {
+          const err33 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "maximum", params: { comparison: "<=", limit: 32 } };
           if (vErrors === null) {
             vErrors = [err33];
           } else {
@@ -3385,8 +3612,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data5 < 0 || isNaN(data5)) {
-          const err34 = { instancePath: instancePath + "/engine_max_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
+        if (data8 < 0 || isNaN(data8)) {
+          const err34 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
           if (vErrors === null) {
             vErrors = [err34];
           } else {
@@ -3394,8 +3621,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats26.validate(data5)) {
-          const err35 = { instancePath: instancePath + "/engine_max_threads", keyword: "format", params: { format: "int64" } };
+        if (!formats26.validate(data8)) {
+          const err35 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "format", params: { format: "int64" } };
           if (vErrors === null) {
             vErrors = [err35];
           } else {
@@ -3405,10 +3632,10 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.engine_max_insert_threads !== void 0) {
-      let data6 = data.engine_max_insert_threads;
-      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
-        const err36 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "type", params: { type: schema57.properties.engine_max_insert_threads.type } };
+    if (data.engine_parallel_distributed_insert_select !== void 0) {
+      let data9 = data.engine_parallel_distributed_insert_select;
+      if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
+        const err36 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "type", params: { type: schema57.properties.engine_parallel_distributed_insert_select.type } };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -3416,9 +3643,9 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data6 == "number" && isFinite(data6)) {
-        if (data6 > 16 || isNaN(data6)) {
-          const err37 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "maximum", params: { comparison: "<=", limit: 16 } };
+      if (typeof data9 == "number" && isFinite(data9)) {
+        if (data9 > 2 || isNaN(data9)) {
+          const err37 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "maximum", params: { comparison: "<=", limit: 2 } };
           if (vErrors === null) {
             vErrors = [err37];
           } else {
@@ -3426,8 +3653,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (data6 < 0 || isNaN(data6)) {
-          const err38 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
+        if (data9 < 0 || isNaN(data9)) {
+          const err38 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
           if (vErrors === null) {
             vErrors = [err38];
           } else {
@@ -3435,8 +3662,8 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
           }
           errors++;
         }
-        if (!formats26.validate(data6)) {
-          const err39 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "format", params: { format: "int64" } };
+        if (!formats26.validate(data9)) {
+          const err39 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "format", params: { format: "int64" } };
           if (vErrors === null) {
             vErrors = [err39];
           } else {
@@ -3446,10 +3673,10 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     }
-    if (data.engine_min_insert_block_size_bytes !== void 0) {
-      let data7 = data.engine_min_insert_block_size_bytes;
-      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-        const err40 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "type", params: { type: schema57.properties.engine_min_insert_block_size_bytes.type } };
+    if (data.object_storage_use_cluster_function !== void 0) {
+      let data10 = data.object_storage_use_cluster_function;
+      if (typeof data10 !== "boolean" && data10 !== null) {
+        const err40 = { instancePath: instancePath + "/object_storage_use_cluster_function", keyword: "type", params: { type: schema57.properties.object_storage_use_cluster_function.type } };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -3457,148 +3684,25 @@ function validate138(data, { instancePath = "", parentData, parentDataProperty, 
         }
         errors++;
       }
-      if (typeof data7 == "number" && isFinite(data7)) {
-        if (data7 > 10737418240 || isNaN(data7)) {
-          const err41 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "maximum", params: { comparison: "<=", limit: 10737418240 } };
-          if (vErrors === null) {
-            vErrors = [err41];
-          } else {
-            vErrors.push(err41);
-          }
-          errors++;
-        }
-        if (data7 < 0 || isNaN(data7)) {
-          const err42 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err42];
-          } else {
-            vErrors.push(err42);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data7)) {
-          const err43 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err43];
-          } else {
-            vErrors.push(err43);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.engine_max_download_threads !== void 0) {
-      let data8 = data.engine_max_download_threads;
-      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-        const err44 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "type", params: { type: schema57.properties.engine_max_download_threads.type } };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-      if (typeof data8 == "number" && isFinite(data8)) {
-        if (data8 > 32 || isNaN(data8)) {
-          const err45 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "maximum", params: { comparison: "<=", limit: 32 } };
-          if (vErrors === null) {
-            vErrors = [err45];
-          } else {
-            vErrors.push(err45);
-          }
-          errors++;
-        }
-        if (data8 < 0 || isNaN(data8)) {
-          const err46 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err46];
-          } else {
-            vErrors.push(err46);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data8)) {
-          const err47 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err47];
-          } else {
-            vErrors.push(err47);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.engine_parallel_distributed_insert_select !== void 0) {
-      let data9 = data.engine_parallel_distributed_insert_select;
-      if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
-        const err48 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "type", params: { type: schema57.properties.engine_parallel_distributed_insert_select.type } };
-        if (vErrors === null) {
-          vErrors = [err48];
-        } else {
-          vErrors.push(err48);
-        }
-        errors++;
-      }
-      if (typeof data9 == "number" && isFinite(data9)) {
-        if (data9 > 2 || isNaN(data9)) {
-          const err49 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "maximum", params: { comparison: "<=", limit: 2 } };
-          if (vErrors === null) {
-            vErrors = [err49];
-          } else {
-            vErrors.push(err49);
-          }
-          errors++;
-        }
-        if (data9 < 0 || isNaN(data9)) {
-          const err50 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err50];
-          } else {
-            vErrors.push(err50);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data9)) {
-          const err51 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err51];
-          } else {
-            vErrors.push(err51);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.object_storage_use_cluster_function !== void 0) {
-      let data10 = data.object_storage_use_cluster_function;
-      if (typeof data10 !== "boolean" && data10 !== null) {
-        const err52 = { instancePath: instancePath + "/object_storage_use_cluster_function", keyword: "type", params: { type: schema57.properties.object_storage_use_cluster_function.type } };
-        if (vErrors === null) {
-          vErrors = [err52];
-        } else {
-          vErrors.push(err52);
-        }
-        errors++;
-      }
     }
     if (data.engine_parallel_view_processing !== void 0) {
       let data11 = data.engine_parallel_view_processing;
       if (typeof data11 !== "boolean" && data11 !== null) {
-        const err53 = { instancePath: instancePath + "/engine_parallel_view_processing", keyword: "type", params: { type: schema57.properties.engine_parallel_view_processing.type } };
+        const err41 = { instancePath: instancePath + "/engine_parallel_view_processing", keyword: "type", params: { type: schema57.properties.engine_parallel_view_processing.type } };
         if (vErrors === null) {
-          vErrors = [err53];
+          vErrors = [err41];
         } else {
-          vErrors.push(err53);
+          vErrors.push(err41);
         }
         errors++;
       }
     }
   } else {
-    const err54 = { instancePath, keyword: "type", params: { type: "object" } };
+    const err42 = { instancePath, keyword: "type", params: { type: "object" } };
     if (vErrors === null) {
-      vErrors = [err54];
+      vErrors = [err42];
     } else {
-      vErrors.push(err54);
+      vErrors.push(err42);
     }
     errors++;
   }

@@ -1,7 +1,7 @@
 // `npm run check:breaking` flags each breaking change of a bundle and passes each compatible one. Every case
 // mutates a copy of the real bundle (the head) and compares it with the unchanged bundle (the base).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -227,11 +227,14 @@ describe("with no arguments: the current bundles against the released ones", () 
     expect(run.status, run.stdout + run.stderr).toBe(0);
   });
 
-  /** Runs the gate in a copy of the project whose current alerts bundle is `head` at `version`. */
-  function released(head: Bundle, version: string): { status: number | null; output: string } {
+  /** Runs the gate in a copy of the project whose alerts bundle was released at `from` and is now `head` at `to`. */
+  function released(head: Bundle, from: string, to: string): { status: number | null; output: string } {
     const project = copyProject(["scripts/check-breaking.mjs", "scripts/lib", "redocly.yaml", "openapi/released", "generated/openapi"]);
     try {
-      writeFileSync(join(project.dir, "generated/openapi/alerts.json"), JSON.stringify({ ...head, info: { ...head.info, version } }));
+      const releasedFile = join(project.dir, "openapi/released/alerts.json");
+      const baseline = JSON.parse(readFileSync(releasedFile, "utf8"));
+      writeFileSync(releasedFile, JSON.stringify({ ...baseline, info: { ...baseline.info, version: from } }));
+      writeFileSync(join(project.dir, "generated/openapi/alerts.json"), JSON.stringify({ ...head, info: { ...head.info, version: to } }));
       const run = spawnSync(process.execPath, [join(project.dir, "scripts/check-breaking.mjs")], { encoding: "utf8" });
       return { status: run.status, output: run.stdout + run.stderr };
     } finally {
@@ -239,19 +242,29 @@ describe("with no arguments: the current bundles against the released ones", () 
     }
   }
 
-  const withoutTeam = structuredClone(bundles.alerts);
+  // A breaking change against the released bundle: a response property that clients may rely on is gone.
+  const withoutTeam = structuredClone(JSON.parse(readFileSync(join(root, "openapi/released/alerts.json"), "utf8")));
   delete withoutTeam.components.schemas.Alert.properties.team;
 
-  it("fails on a breaking change under a minor version bump", () => {
-    const { status, output } = released(withoutTeam, "0.2.0");
+  it.each([
+    ["0.2.0", "0.2.1"],
+    ["1.0.0", "1.1.0"],
+    ["1.2.0", "1.2.1"],
+  ])("fails a breaking change from %s to %s: a patch (or, from 1.0, a minor) version", (from, to) => {
+    const { status, output } = released(withoutTeam, from, to);
     expect(status, output).toBe(1);
-    expect(output).toContain("a breaking change needs a new major version");
+    expect(output).toContain("a breaking change needs a new major version (a new minor one before 1.0)");
+    expect(output).toContain("data.team removed");
   });
 
-  it("passes a breaking change under a new major version, and still lists it", () => {
-    const { status, output } = released(withoutTeam, "1.0.0");
+  it.each([
+    ["0.1.0", "0.2.0"],
+    ["0.2.3", "1.0.0"],
+    ["1.4.0", "2.0.0"],
+  ])("passes a breaking change from %s to %s, a new major (or, before 1.0, minor) version, and still lists it", (from, to) => {
+    const { status, output } = released(withoutTeam, from, to);
     expect(status, output).toBe(0);
-    expect(output).toContain("allowed by the new major version");
+    expect(output).toContain("allowed by the new version");
     expect(output).toContain("data.team removed");
   });
 });

@@ -9,6 +9,8 @@ import { copyProject, type ProjectCopy, repoRoot } from "../support/project-copy
 
 const read = (file: string, dir = repoRoot) => readFileSync(join(dir, file), "utf8");
 const { version } = JSON.parse(read("package.json")) as { version: string };
+const [major, minor] = version.split(".").map(Number) as [number, number];
+const nextVersion = `${major}.${minor + 1}.0`;
 
 it.each(["management", "alerts"] as const)("the %s spec's info.version is the package version, in its source and its bundle", (api) => {
   expect(parse(read(`openapi/${api}/openapi.yaml`)).info.version).toBe(version);
@@ -41,9 +43,9 @@ describe("npm run release:spec", () => {
   const released = (api: string) => read(`openapi/released/${api}.json`, project.dir);
 
   it("refuses when package.json and the specs' info.version differ, and records nothing", () => {
-    const { status, output } = release("0.2.0", () => {});
+    const { status, output } = release(nextVersion, () => {});
     expect(status).toBe(1);
-    expect(output).toContain("management has info.version 0.1.0, package.json 0.2.0");
+    expect(output).toContain(`management has info.version ${version}, package.json ${nextVersion}`);
     expect(released("management")).toBe(read("openapi/released/management.json"));
   });
 
@@ -54,10 +56,10 @@ describe("npm run release:spec", () => {
   });
 
   it("records both bundles when the versions agree", () => {
-    const { status, output } = release("0.2.0", (bundle) => (bundle.info.version = "0.2.0"));
+    const { status, output } = release(nextVersion, (bundle) => (bundle.info.version = nextVersion));
     expect(status, output).toBe(0);
-    expect(output).toContain("release:spec: recorded management.json, alerts.json at 0.2.0 under openapi/released/");
-    expect(JSON.parse(released("alerts")).info.version).toBe("0.2.0");
+    expect(output).toContain(`release:spec: recorded management.json, alerts.json at ${nextVersion} under openapi/released/`);
+    expect(JSON.parse(released("alerts")).info.version).toBe(nextVersion);
     expect(released("alerts")).toBe(read("generated/openapi/alerts.json", project.dir));
   });
 });

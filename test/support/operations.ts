@@ -28,6 +28,8 @@ export interface Operation {
   example: { path: Record<string, string>; query: Record<string, unknown>; body: unknown; url: string };
   /** The first example of the response of `status`. */
   exampleResponse(status?: string): unknown;
+  /** Every named example of the response of `status`, of any media type, by name. */
+  responseExamples(status?: string): Record<string, unknown>;
   /** The declared statuses of 400 and above. */
   errorStatuses: number[];
   validators: OperationValidators;
@@ -35,8 +37,10 @@ export interface Operation {
 
 const generatedValidators: Record<Api, Record<string, OperationValidators>> = { management: managementValidators, alerts: alertsValidators };
 
-export const operations: Operation[] = apis.flatMap((api) =>
-  operationsOf(bundles[api]).map((entry): Operation => {
+export const operations: Operation[] = apis.flatMap((api) => {
+  const namedExamples = (media: { examples?: Record<string, unknown> } | undefined) =>
+    Object.fromEntries(Object.entries(media?.examples ?? {}).map(([name, example]) => [name, resolveRef(bundles[api], example).value]));
+  return operationsOf(bundles[api]).map((entry): Operation => {
     const { key, path, method, operation, operationId, parameters } = entry;
     const validators = generatedValidators[api][key];
     if (!validators) throw new Error(`no generated validators for ${key}: run npm run generate`);
@@ -57,13 +61,15 @@ export const operations: Operation[] = apis.flatMap((api) =>
       ),
       example: exampleRequest(bundles[api], entry),
       exampleResponse: (status = "200") => exampleResponse(bundles[api], entry, status),
+      responseExamples: (status = "200") =>
+        Object.assign({}, ...Object.values<{ examples?: Record<string, unknown> }>(resolveRef(bundles[api], operation.responses[status])?.content ?? {}).map(namedExamples)),
       errorStatuses: Object.keys(operation.responses)
         .map(Number)
         .filter((status) => status >= 400),
       validators,
     };
-  }),
-);
+  });
+});
 
 /** One operation by its operationId. */
 export function operation(operationId: string): Operation {

@@ -11,8 +11,10 @@ export const stringSetting: PipeSettingsUpdate = { streaming_max_insert_wait_ms:
 // @ts-expect-error unknown settings fields are rejected
 export const typoSetting: PipeSettingsUpdate = { streaming_max_insert_wait: 5000 };
 
-// @ts-expect-error settings read back carry all twelve fields
-export const partialSettings: PipeSettings = { streaming_max_insert_wait_ms: null };
+// Settings read back guarantee no field, as a real pipe answers `settings: {}`; a present one keeps its type.
+export const noSettings: PipeSettings = {};
+// @ts-expect-error a settings value read back is a number or null
+export const stringSettingRead: PipeSettings = { streaming_max_insert_wait_ms: "5000" };
 
 export const kafkaEndpoint: ReversePrivateEndpointRequest = {
   type: "KAFKA_MULTI_VPC",
