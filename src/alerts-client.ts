@@ -24,7 +24,7 @@ export function createAlertsClient(options: AlertsClientOptions = {}) {
 
   return {
     ...alertsResource(transport),
-    /** openapi-fetch client typed by path, with the same authorization, retries and timeouts. */
-    raw: transport.raw,
+    /** The openapi-fetch client typed by path that every method calls: the same authorization, retries and timeouts. */
+    raw: transport.client,
   };
 }

@@ -11,6 +11,7 @@ import {
   resolveCommonOptions,
 } from "./client-options.js";
 import { IngestionError } from "./errors.js";
+import type { WithOrganization } from "./resources/management-params.js";
 import { pipesResource } from "./resources/pipes.js";
 import { reversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
 import { servicesResource } from "./resources/services.js";
@@ -35,17 +36,19 @@ export function createManagementClient(options: ManagementClientOptions = {}) {
     envelope: "result",
   });
   // A call's own organizationId wins; otherwise the client's default (validation reports it if neither is set).
-  const withOrganization = <P>(params: P): P => {
-    const own = (params as { organizationId?: string }).organizationId;
-    return own === undefined && defaultOrganizationId !== undefined ? { ...params, organizationId: defaultOrganizationId } : params;
-  };
+  const withOrganization: WithOrganization = (params) =>
+    (params.organizationId === undefined && defaultOrganizationId !== undefined
+      ? { ...params, organizationId: defaultOrganizationId }
+      : params) as typeof params & {
+      organizationId: string;
+    };
 
   return {
     services: servicesResource(transport, withOrganization),
     reversePrivateEndpoints: reversePrivateEndpointsResource(transport, withOrganization),
     pipes: pipesResource(transport, withOrganization),
-    /** openapi-fetch client typed by path, with the same authorization, retries and timeouts. */
-    raw: transport.raw,
+    /** The openapi-fetch client typed by path that every method calls: the same authorization, retries and timeouts. */
+    raw: transport.client,
   };
 }
 

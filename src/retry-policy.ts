@@ -1,7 +1,7 @@
 // When an attempt may be repeated, and how long to wait first.
 import { ConnectionError, TimeoutError } from "./errors.js";
 
-/** Statuses worth another attempt of an idempotent request (GET, PUT). */
+/** Statuses worth another attempt of an idempotent request. */
 const retryableStatuses = new Set([408, 429, 500, 502, 503, 504]);
 
 /** The longest `Retry-After` the client waits for; a longer one fails at once with the wait attached. */
@@ -9,6 +9,14 @@ export const maxRetryAfterMs = 60_000;
 
 const initialBackoffMs = 500;
 const maxBackoffMs = 8_000;
+
+// RFC 9110's idempotent methods: sending one twice has the effect of sending it once.
+const idempotentMethods = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
+/** The one rule for which requests are safe to repeat after a failure that may hide a processed request. */
+export function isIdempotent(method: string): boolean {
+  return idempotentMethods.has(method);
+}
 
 /**
  * Whether a response status may be retried. A POST (a create) is retried only on 429, which

@@ -1,13 +1,15 @@
-// The request pipeline every method of both clients goes through: validation, URL, authorization,
-// retries, timeouts, errors, logging and envelope unwrapping. Policy lives here and nowhere else.
+// One request path for both clients: each typed method is a call of the openapi-fetch client, typed by the
+// generated `paths`, after validation; openapi-fetch sends through the policy fetch (policy-fetch.ts), and
+// what comes back is mapped to the resource or to an error here, once. `raw` is the same client.
 
 import type { Client } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
-import { apiErrorFor, ConnectionError, IngestionError, RequestValidationError, ResponseValidationError, TimeoutError, type ValidationIssue } from "./errors.js";
+import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError, type ValidationIssue } from "./errors.js";
 import type { Log } from "./logging.js";
-import { backoffMs, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, requestedWaitMs } from "./retry-policy.js";
+import { bodyOf, type CallPolicy, callPolicy, createPolicyFetch, PlainRequest, requestIdOf } from "./policy-fetch.js";
+import { requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators } from "./validation.js";
 
 // In the CommonJS build esbuild applies Node's interop, so the default import is openapi-fetch's whole
@@ -32,294 +34,171 @@ export interface TransportConfig {
   envelope: "result" | "data";
 }
 
-export type HttpMethod = "GET" | "PUT" | "POST";
+/** The methods the contracts use; a typed call is one of these on the openapi-fetch client. */
+type Method = "get" | "put" | "post";
 
-export interface CallInput {
-  /** Path and query parameters by name, as the spec names them. */
-  params?: Record<string, unknown>;
-  body?: unknown;
-}
+/** The paths that have an operation for `M`. */
+type PathsWith<Paths, M extends Method> = {
+  [Path in keyof Paths]: Paths[Path] extends Record<M, infer Operation> ? ([Operation] extends [never | undefined] ? never : Path) : never;
+}[keyof Paths];
+type OperationOf<Paths, M extends Method, Path extends keyof Paths> = Paths[Path] extends Record<M, infer Operation> ? Operation : never;
+
+/** An operation's JSON request body, as the generated types state it. */
+type RequestBodyOf<Operation> = Operation extends { requestBody: { content: { "application/json": infer Body } } } ? Body : never;
+/** An operation's 200 JSON body, as the generated types state it. */
+type SuccessBodyOf<Operation> = Operation extends { responses: { 200: { content: { "application/json": infer Body } } } } ? Body : never;
+
+/**
+ * What a typed call sends: openapi-fetch's `params` (path and query) and `body`, typed by the generated
+ * operation. Stated from the generated types rather than openapi-fetch's, whose `Writable` drops a property
+ * typed `null` alone (the contract's "a field of the other branch, only as null").
+ */
+export type CallInit<Operation> = ParamsInit<Operation extends { parameters: infer Params } ? Params : never> &
+  ([RequestBodyOf<Operation>] extends [never] ? { body?: never } : { body: RequestBodyOf<Operation> });
+
+/** `params`, optional when no parameter is required. */
+type ParamsInit<Params> = Record<string, never> extends Params ? { params?: Params } : { params: Params };
+
+/** The resource inside a success envelope: `result` (management) or `data` (alerting). */
+export type Unwrapped<Envelope> = Envelope extends { result: infer Resource } ? Resource : Envelope extends { data: infer Resource } ? Resource : never;
+
+/** A typed call: a path of `paths` and its params and body, resolving to the unwrapped resource of its 200 answer. */
+export type TypedCall<Paths extends {}, M extends Method> = <Path extends PathsWith<Paths, M>>(
+  path: Path,
+  init: CallInit<OperationOf<Paths, M, Path>>,
+  options?: RequestOptions,
+) => ApiPromise<Unwrapped<SuccessBodyOf<OperationOf<Paths, M, Path>>>>;
 
 export interface Transport<Paths extends {}> {
-  /** Sends one operation and resolves to the resource inside the envelope. */
-  call<T>(method: HttpMethod, path: keyof Paths & string, input: CallInput, options?: RequestOptions): ApiPromise<T>;
-  /** An openapi-fetch client over the same base URL, authorization, retries and timeouts. */
-  raw: Client<Paths>;
+  GET: TypedCall<Paths, "get">;
+  PUT: TypedCall<Paths, "put">;
+  POST: TypedCall<Paths, "post">;
+  /** The openapi-fetch client every call goes through: the clients' `raw`. */
+  client: Client<Paths>;
 }
 
-/** One attempt's complete answer: the response and its body, read within the attempt's time. */
-interface Answer {
-  response: Response;
-  text: string;
-  /** The parsed JSON, or the text when the body is not JSON, or undefined when empty. */
-  body: unknown;
-  json: boolean;
-  requestId: string | undefined;
-}
-
-interface SendPolicy {
-  label: string;
-  idempotent: boolean;
-  signal: AbortSignal | undefined;
-  timeoutMs: number;
-  maxRetries: number;
-}
-
-/** An operation's path template split once per client, not once per call. */
 interface Route {
   label: string;
   validators: OperationValidators;
-  /** The template split at its parameters: literal text at even indexes, parameter names at odd ones. */
-  segments: string[];
-  pathNames: Set<string>;
 }
 
+type Init = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown };
+
 export function createTransport<Paths extends {}>(config: TransportConfig): Transport<Paths> {
-  const { baseUrl, authorization, log, fetch: fetchImpl } = config;
+  const client = createClient<Paths>({
+    baseUrl: config.baseUrl,
+    fetch: createPolicyFetch(config) as unknown as (request: Request) => Promise<Response>,
+    Request: PlainRequest as unknown as typeof Request,
+    pathSerializer: fillPath,
+  });
   const routes = new Map<string, Route>();
 
-  function routeFor(method: HttpMethod, path: string): Route {
+  function routeFor(method: string, path: string): Route {
     const key = `${method} ${path}`;
     let route = routes.get(key);
     if (!route) {
       const validators = config.validators[key];
       if (!validators) throw new IngestionError(`unknown operation ${key}`);
-      const segments = path.split(/\{(\w+)\}/);
-      const pathNames = new Set(segments.filter((_segment, index) => index % 2 === 1));
-      route = { label: validators.operationId, validators, segments, pathNames };
+      route = { label: validators.operationId, validators };
       routes.set(key, route);
     }
     return route;
   }
 
-  async function attempt(url: string, init: RequestInit, policy: SendPolicy): Promise<Answer> {
-    // One controller per attempt, fed by the timer and the caller's signal; the listener is removed
-    // afterwards, so a long-lived caller signal does not collect one entry per call.
-    const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(policy.signal?.reason);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, policy.timeoutMs);
-    policy.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    try {
-      const response = await fetchImpl(url, { ...init, signal: controller.signal });
-      return read(response, await response.text());
-    } catch (error) {
-      if (policy.signal?.aborted) throw policy.signal.reason;
-      if (timedOut) throw new TimeoutError(`${policy.label} timed out after ${policy.timeoutMs} ms`);
-      throw new ConnectionError(`${policy.label} got no complete response: ${describeFailure(error)}`, { cause: error });
-    } finally {
-      clearTimeout(timer);
-      policy.signal?.removeEventListener("abort", onCallerAbort);
-    }
-  }
-
-  async function send(url: string, init: RequestInit, policy: SendPolicy): Promise<Answer> {
-    if (policy.signal?.aborted) throw policy.signal.reason;
-    const path = url.slice(baseUrl.length);
-    for (let retry = 0; ; retry++) {
-      const started = Date.now();
-      const attemptLabel = () => `${init.method} ${path} attempt ${retry + 1}/${policy.maxRetries + 1}`;
-      let answer: Answer;
-      try {
-        answer = await attempt(url, init, policy);
-      } catch (error) {
-        const again = retry < policy.maxRetries && !policy.signal?.aborted && isRetryableFailure(error, policy.idempotent);
-        const reason = error instanceof Error ? error.message : String(error);
-        log?.(again ? "warn" : "error", `${attemptLabel()}: ${reason} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
-        if (!again) throw error;
-        await sleep(backoffMs(retry), policy.signal);
-        continue;
-      }
-      const { response, requestId } = answer;
-      if (response.ok) {
-        log?.("info", `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`);
-        return answer;
-      }
-      const retryAfterMs = requestedWaitMs(response.headers);
-      const again =
-        retry < policy.maxRetries && isRetryableStatus(response.status, policy.idempotent) && (retryAfterMs === undefined || retryAfterMs <= maxRetryAfterMs);
-      const outcome = `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
-      log?.(again ? "warn" : "error", again ? `${outcome}, retrying` : outcome);
-      if (!again) return answer;
-      await sleep(retryAfterMs ?? backoffMs(retry), policy.signal);
-    }
-  }
-
-  async function execute<T>(method: HttpMethod, path: string, input: CallInput, options: RequestOptions): Promise<WithResponse<T>> {
-    const route = routeFor(method, path);
-    const { label, validators } = route;
-    const params = input.params ?? {};
+  async function run(method: Uppercase<Method>, path: string, init: Init, options: RequestOptions): Promise<WithResponse<unknown>> {
+    const { label, validators } = routeFor(method, path);
+    const { path: pathParams, query } = init.params ?? {};
     if (config.validateRequests) {
-      const issues = [...(validators.params ? issuesOf(validators.params, params) : []), ...(validators.body ? issuesOf(validators.body, input.body) : [])];
+      const params = query ? { ...pathParams, ...query } : (pathParams ?? {});
+      const issues = [...(validators.params ? issuesOf(validators.params, params) : []), ...(validators.body ? issuesOf(validators.body, init.body) : [])];
       if (issues.length > 0) throw new RequestValidationError(label, issues);
     }
-    const url = baseUrl + expandPath(route, params) + queryString(params, route.pathNames);
-    const init: RequestInit = { method, headers: requestHeaders(label, options.headers, input.body !== undefined) };
-    if (input.body !== undefined) init.body = JSON.stringify(input.body);
-
-    const answer = await send(url, init, {
+    const policy: CallPolicy = {
       label,
-      idempotent: method !== "POST",
-      signal: options.signal,
-      timeoutMs: options.timeoutMs === undefined ? config.timeoutMs : checkedTimeout(label, options.timeoutMs),
-      maxRetries: options.maxRetries === undefined ? config.maxRetries : checkedRetries(label, options.maxRetries),
-    });
+      timeoutMs: options.timeoutMs === undefined ? config.timeoutMs : checkedCount(label, "timeoutMs", options.timeoutMs, 1, maxTimeoutMs),
+      maxRetries: options.maxRetries === undefined ? config.maxRetries : checkedCount(label, "maxRetries", options.maxRetries, 0, 100),
+    };
+    // The policy fetch has read and parsed the body already: openapi-fetch need not parse it again.
+    const callInit: Record<string | symbol, unknown> = { ...init, parseAs: "stream", [callPolicy]: policy };
+    if (options.signal) callInit.signal = options.signal;
+    if (options.headers) callInit.headers = checkedHeaders(label, options.headers);
+    const { response } = await (client[method] as (path: string, init: unknown) => Promise<{ response: Response }>)(path, callInit);
 
-    const { response, body, requestId } = answer;
+    const body = bodyOf(response);
+    const requestId = requestIdOf(response, body);
     if (!response.ok) {
-      throw apiErrorFor(response.status, body, response.headers, requestId, label, requestedWaitMs(response.headers));
+      throw apiErrorFor(
+        response.status,
+        body.isJson ? body.json : body.text || undefined,
+        response.headers,
+        requestId,
+        label,
+        requestedWaitMs(response.headers),
+      );
     }
-    if (!answer.json) throw notJson(label, answer);
     if (config.validateResponses) {
-      const issues = issuesOf(validators.response, body);
+      const issues = issuesOf(validators.response, body.json);
       if (issues.length > 0) throw new ResponseValidationError(label, issues, requestId);
     }
-    if (!body || typeof body !== "object" || !(config.envelope in body)) {
-      throw new ResponseValidationError(label, [{ path: `/${config.envelope}`, message: "is required" }], requestId);
+    const envelope = body.json;
+    if (!envelope || typeof envelope !== "object" || !(config.envelope in envelope)) {
+      const seen = body.text === "" ? "the body is empty" : "is required";
+      throw new ResponseValidationError(label, [{ path: `/${config.envelope}`, message: seen }], requestId);
     }
-    return { data: (body as Record<string, unknown>)[config.envelope] as T, response, requestId };
+    return { data: (envelope as Record<string, unknown>)[config.envelope], response, requestId };
   }
 
-  function requestHeaders(label: string, extra: Record<string, string> | undefined, hasBody: boolean): Record<string, string> {
-    // JSON is what the contract answers; an error may still come as text (a 401 or a 429 from a proxy or a
-    // rate limiter), which the client reads too, so it says it takes that rather than insist.
-    const headers: Record<string, string> = { accept: "application/json, */*;q=0.1" };
-    if (extra) {
-      const issues: ValidationIssue[] = [];
-      for (const [name, value] of Object.entries(extra)) {
-        // Header names are case-insensitive: one lower-case key each, so ours replace a caller's.
-        if (!headerName.test(name)) issues.push({ path: `/headers/${encodeURIComponent(name)}`, message: "is not a valid header name" });
-        else if (!headerValue.test(value)) issues.push({ path: `/headers/${name}`, message: "must be visible ASCII, without line breaks" });
-        else headers[name.toLowerCase()] = value;
-      }
-      if (issues.length > 0) throw new RequestValidationError(label, issues);
+  const typed =
+    (method: Uppercase<Method>) =>
+    (path: string, init: Init | undefined, options: RequestOptions = {}): ApiPromise<unknown> =>
+      new ApiPromise(run(method, path, init ?? {}, options));
+
+  return { GET: typed("GET"), PUT: typed("PUT"), POST: typed("POST"), client } as unknown as Transport<Paths>;
+}
+
+// A URL template split once at its parameters: literal text at even indexes, parameter names at odd ones.
+const templates = new Map<string, string[]>();
+
+/**
+ * Fills a path template, typed methods and `raw` alike: each value becomes exactly one encoded segment.
+ * "." and ".." are refused, since URL parsing would collapse them into another path (with the credentials),
+ * and so are a missing value and text that is not valid Unicode, before anything is sent.
+ */
+function fillPath(template: string, params: Record<string, unknown>): string {
+  let segments = templates.get(template);
+  if (!segments) {
+    segments = template.split(/\{([^}]+)\}/);
+    templates.set(template, segments);
+  }
+  let path = segments[0] as string;
+  for (let index = 1; index < segments.length; index += 2) {
+    const name = segments[index] as string;
+    const value = params?.[name];
+    const issue = (message: string) =>
+      new RequestValidationError(`${template.slice(template.indexOf("/", template.indexOf("//") + 2))}`, [{ path: `/${name}`, message }]);
+    if (value === undefined || value === null || value === "") throw issue("is required");
+    const text = String(value);
+    if (text === "." || text === "..") throw issue('must not be "." or ".."');
+    try {
+      path += encodeURIComponent(text) + segments[index + 1];
+    } catch {
+      throw issue("is not valid Unicode text (it has a lone surrogate)");
     }
-    if (hasBody) headers["content-type"] = "application/json";
-    headers.authorization = authorization;
-    return headers;
   }
-
-  // The openapi-fetch client for `raw`: same policy; HTTP errors stay openapi-fetch's `{ error }`.
-  async function rawFetch(request: Request): Promise<Response> {
-    const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
-      if (name !== "authorization") headers[name] = value;
-    });
-    headers.authorization = authorization;
-    const init: RequestInit = { method: request.method, headers };
-    if (request.body !== null) init.body = await request.arrayBuffer();
-    const label = `${request.method} ${new URL(request.url).pathname}`;
-    const answer = await send(request.url, init, {
-      label,
-      idempotent: request.method === "GET" || request.method === "PUT",
-      signal: request.signal,
-      timeoutMs: config.timeoutMs,
-      maxRetries: config.maxRetries,
-    });
-    const { response, text } = answer;
-    // openapi-fetch would throw a bare SyntaxError on a successful body that is not JSON.
-    if (response.ok && text !== "" && !answer.json) throw notJson(label, answer);
-    // The body is already decoded: its original length and encoding no longer describe it.
-    const rawHeaders = new Headers(response.headers);
-    rawHeaders.delete("content-encoding");
-    rawHeaders.delete("content-length");
-    return new Response(text === "" ? null : text, { status: response.status, statusText: response.statusText, headers: rawHeaders });
-  }
-
-  return {
-    call: <T>(method: HttpMethod, path: keyof Paths & string, input: CallInput, options: RequestOptions = {}) =>
-      new ApiPromise<T>(execute<T>(method, path, input, options)),
-    raw: createClient<Paths>({ baseUrl, fetch: rawFetch }),
-  };
+  return path;
 }
 
 // RFC 9110 token characters for names; visible ASCII and spaces for values (fetch refuses the rest).
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const headerValue = /^[\x20-\x7e\t]*$/;
 
-function notJson(label: string, { response, text, requestId }: Answer): ResponseValidationError {
-  const kind = response.headers.get("content-type") ?? "no content type";
-  const seen = text === "" ? "an empty body" : JSON.stringify(text.slice(0, 80));
-  return new ResponseValidationError(label, [{ path: "", message: `is not JSON (${kind}): ${seen}` }], requestId);
-}
-
-function checkedTimeout(label: string, timeoutMs: number): number {
-  return checkedCount(label, "timeoutMs", timeoutMs, 1, maxTimeoutMs);
-}
-
-function checkedRetries(label: string, maxRetries: number): number {
-  return checkedCount(label, "maxRetries", maxRetries, 0, 100);
-}
-
-function read(response: Response, text: string): Answer {
-  let body: unknown = text === "" ? undefined : text;
-  let json = false;
-  if (text !== "") {
-    try {
-      body = JSON.parse(text);
-      json = true;
-    } catch {
-      // Not JSON (a plain-text 401, an HTML proxy page, a truncated body): keep the text.
-    }
+/** A caller's extra headers, refused before sending if fetch would refuse them mid-call or they could split a header. */
+function checkedHeaders(label: string, headers: Record<string, string>): Record<string, string> {
+  const issues: ValidationIssue[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (!headerName.test(name)) issues.push({ path: `/headers/${encodeURIComponent(name)}`, message: "is not a valid header name" });
+    else if (!headerValue.test(value)) issues.push({ path: `/headers/${name}`, message: "must be visible ASCII, without line breaks" });
   }
-  const bodyRequestId = json && body !== null && typeof body === "object" ? (body as { requestId?: unknown }).requestId : undefined;
-  const requestId = typeof bodyRequestId === "string" ? bodyRequestId : (response.headers.get("x-request-id") ?? undefined);
-  return { response, text, body, json, requestId };
-}
-
-/** Fills a route's path template; each value becomes exactly one encoded segment. */
-function expandPath({ label, segments }: Route, params: Record<string, unknown>): string {
-  let path = segments[0] as string;
-  for (let index = 1; index < segments.length; index += 2) {
-    const name = segments[index] as string;
-    const value = params[name];
-    if (value === undefined || value === null || value === "") {
-      throw new RequestValidationError(label, [{ path: `/${name}`, message: "is required" }]);
-    }
-    const text = String(value);
-    // URL parsing would collapse these (even percent-encoded) into a different path.
-    if (text === "." || text === "..") {
-      throw new RequestValidationError(label, [{ path: `/${name}`, message: 'must not be "." or ".."' }]);
-    }
-    path += encodeURIComponent(text) + segments[index + 1];
-  }
-  return path;
-}
-
-/** Query parameters are the ones not in the path; arrays repeat the name (`filter=a&filter=b`). */
-function queryString(params: Record<string, unknown>, pathNames: Set<string>): string {
-  // Created only when there is a query parameter: most calls have none, and it costs more than the rest.
-  let search: URLSearchParams | undefined;
-  for (const [name, value] of Object.entries(params)) {
-    if (pathNames.has(name) || value === undefined || value === null) continue;
-    search ??= new URLSearchParams();
-    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) search.append(name, String(item));
-  }
-  const query = search?.toString();
-  return query ? `?${query}` : "";
-}
-
-function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return `${error.message}${cause}`;
-}
-
-/** Waits, unless the caller aborts first. */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
+  if (issues.length > 0) throw new RequestValidationError(label, issues);
+  return headers;
 }

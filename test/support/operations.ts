@@ -62,7 +62,10 @@ export const operations: Operation[] = apis.flatMap((api) => {
       example: exampleRequest(bundles[api], entry),
       exampleResponse: (status = "200") => exampleResponse(bundles[api], entry, status),
       responseExamples: (status = "200") =>
-        Object.assign({}, ...Object.values<{ examples?: Record<string, unknown> }>(resolveRef(bundles[api], operation.responses[status])?.content ?? {}).map(namedExamples)),
+        Object.assign(
+          {},
+          ...Object.values<{ examples?: Record<string, unknown> }>(resolveRef(bundles[api], operation.responses[status])?.content ?? {}).map(namedExamples),
+        ),
       errorStatuses: Object.keys(operation.responses)
         .map(Number)
         .filter((status) => status >= 400),

@@ -1,0 +1,219 @@
+// The `fetch` and the `Request` class handed to openapi-fetch: every request of both clients, typed methods
+// and `raw` alike, goes through here. Authorization, retries, per-attempt timeouts and reading the body
+// within them, and the log lines live in this file and nowhere else.
+import { ConnectionError, RequestValidationError, ResponseValidationError, TimeoutError } from "./errors.js";
+import type { Log } from "./logging.js";
+import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, requestedWaitMs } from "./retry-policy.js";
+
+/** Per-call policy a typed method hands over with the request; `raw` calls get the client's. */
+export interface CallPolicy {
+  /** Names the call in errors and log lines: the operationId. */
+  label: string;
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+/** Where a typed method puts its policy in openapi-fetch's request options; a symbol, so no header or body sees it. */
+export const callPolicy: unique symbol = Symbol("ingestion-api call policy");
+
+/**
+ * The request openapi-fetch builds for each call: what `fetch` needs, kept as given. openapi-fetch would
+ * otherwise build a WHATWG `Request` per call, parsing the URL and copying headers and body, only for this
+ * file to take them apart again; the policy resends `body` on a retry, which a `Request` cannot.
+ */
+export class PlainRequest {
+  readonly url: string;
+  readonly method: string;
+  readonly headers: Headers;
+  readonly body: string | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly policy: CallPolicy | undefined;
+
+  constructor(url: string, init: RequestInit & { [callPolicy]?: CallPolicy }) {
+    this.url = url;
+    this.method = init.method ?? "GET";
+    this.headers = init.headers as Headers;
+    this.body = init.body as string | undefined;
+    this.signal = init.signal ?? undefined;
+    this.policy = init[callPolicy];
+  }
+}
+
+export interface PolicyFetchConfig {
+  baseUrl: string;
+  /** The complete `Authorization` header value. */
+  authorization: string;
+  fetch: typeof fetch;
+  timeoutMs: number;
+  maxRetries: number;
+  /** Undefined when logging is off, so no log line is even formatted. */
+  log: Log | undefined;
+}
+
+/** What the body of a response was, read within the attempt's time. */
+export interface ReadBody {
+  text: string;
+  /** The parsed JSON, or undefined when the body is empty or not JSON. */
+  json: unknown;
+  isJson: boolean;
+}
+
+// The body of each response this fetch returned, for the typed methods that map errors and request ids.
+const bodies = new WeakMap<Response, ReadBody>();
+
+/** The body of a response returned by a policy fetch. */
+export function bodyOf(response: Response): ReadBody {
+  return bodies.get(response) ?? { text: "", json: undefined, isJson: false };
+}
+
+/** The request id of an answer: the body's `requestId` (management) or the `x-request-id` header. */
+export function requestIdOf(response: Response, { json }: ReadBody = bodyOf(response)): string | undefined {
+  const fromBody = json !== null && typeof json === "object" ? (json as { requestId?: unknown }).requestId : undefined;
+  return typeof fromBody === "string" ? fromBody : (response.headers.get("x-request-id") ?? undefined);
+}
+
+// JSON is what the contract answers; an error may still come as text (a 401 or a 429 from a proxy or a rate
+// limiter), which the client reads too, so it says it takes that rather than insist.
+const accept = "application/json, */*;q=0.1";
+
+export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainRequest) => Promise<Response> {
+  const { authorization, log, fetch: send } = config;
+
+  /** One attempt: the response and its whole body within `timeoutMs`, or a ConnectionError or TimeoutError. */
+  async function attempt(request: PlainRequest, init: RequestInit, label: string, timeoutMs: number): Promise<Response> {
+    // One controller per attempt, fed by the timer and the caller's signal; the listener is removed
+    // afterwards, so a long-lived caller signal does not collect one entry per call.
+    const controller = new AbortController();
+    const caller = request.signal;
+    const onCallerAbort = () => controller.abort(caller?.reason);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    caller?.addEventListener("abort", onCallerAbort, { once: true });
+    init.signal = controller.signal;
+    try {
+      const response = await send(request.url, init);
+      keepBody(response, await response.text());
+      return response;
+    } catch (error) {
+      if (caller?.aborted) throw caller.reason;
+      if (timedOut) throw new TimeoutError(`${label} timed out after ${timeoutMs} ms`);
+      throw new ConnectionError(`${label} got no complete response: ${describeFailure(error)}`, { cause: error });
+    } finally {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", onCallerAbort);
+    }
+  }
+
+  return async function policyFetch(request: PlainRequest): Promise<Response> {
+    const caller = request.signal;
+    if (caller?.aborted) throw caller.reason;
+    const { label, timeoutMs, maxRetries } = request.policy ?? {
+      label: `${request.method} ${pathOf(request.url)}`,
+      timeoutMs: config.timeoutMs,
+      maxRetries: config.maxRetries,
+    };
+    // A filled path has no brace (encoding escapes them): one left means a path parameter was not given.
+    if (request.url.includes("{")) throw new RequestValidationError(label, [{ path: pathOf(request.url), message: "has a path parameter without a value" }]);
+    const headers = request.headers;
+    // The client's own: a caller's header of the same name (in any letter case) is replaced.
+    headers.set("accept", accept);
+    headers.set("authorization", authorization);
+    const init: RequestInit = { method: request.method, headers };
+    if (request.body !== undefined) {
+      headers.set("content-type", "application/json");
+      init.body = request.body;
+    }
+    const idempotent = isIdempotent(request.method);
+
+    for (let retry = 0; ; retry++) {
+      const started = Date.now();
+      const attemptLabel = () => `${request.method} ${pathOf(request.url)} attempt ${retry + 1}/${maxRetries + 1}`;
+      let response: Response;
+      try {
+        response = await attempt(request, init, label, timeoutMs);
+      } catch (error) {
+        const again = retry < maxRetries && !caller?.aborted && isRetryableFailure(error, idempotent);
+        const reason = error instanceof Error ? error.message : String(error);
+        log?.(again ? "warn" : "error", `${attemptLabel()}: ${reason} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
+        if (!again) throw error;
+        await sleep(backoffMs(retry), caller);
+        continue;
+      }
+      const outcome = () => {
+        const requestId = requestIdOf(response);
+        return `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
+      };
+      if (response.ok) {
+        log?.("info", outcome());
+        const body = bodyOf(response);
+        // openapi-fetch would throw a bare SyntaxError on a successful body that is not JSON.
+        if (body.text !== "" && !body.isJson) throw notJson(label, response, body);
+        return response;
+      }
+      const waitMs = requestedWaitMs(response.headers);
+      const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= maxRetryAfterMs);
+      log?.(again ? "warn" : "error", again ? `${outcome()}, retrying` : outcome());
+      if (!again) return response;
+      await sleep(waitMs ?? backoffMs(retry), caller);
+    }
+  };
+}
+
+/**
+ * Keeps the body read within the attempt beside the response, and makes `text()` and `json()` give it
+ * again: openapi-fetch and the caller of `withResponse()` read the response after the policy has.
+ */
+function keepBody(response: Response, text: string): void {
+  let json: unknown;
+  let isJson = false;
+  if (text !== "") {
+    try {
+      json = JSON.parse(text);
+      isJson = true;
+    } catch {
+      // Not JSON (a plain-text 401, an HTML proxy page, a truncated body): the text is kept.
+    }
+  }
+  bodies.set(response, { text, json, isJson });
+  Object.defineProperties(response, {
+    text: { value: () => Promise.resolve(text) },
+    json: { value: () => (isJson ? Promise.resolve(json) : Promise.reject(new SyntaxError("the body is not JSON"))) },
+  });
+}
+
+function notJson(label: string, response: Response, { text }: ReadBody): ResponseValidationError {
+  const kind = response.headers.get("content-type") ?? "no content type";
+  return new ResponseValidationError(label, [{ path: "", message: `is not JSON (${kind}): ${JSON.stringify(text.slice(0, 80))}` }], requestIdOf(response));
+}
+
+/** The path of a URL, for log lines and default labels (never the query, which may carry filters). */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.indexOf("?", start);
+  return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);
+}
+
+function describeFailure(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}
+
+/** Waits, unless the caller aborts first. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
