@@ -1,8 +1,8 @@
 // npm start: builds the bundles and docs if missing or stale, serves build/docs on 127.0.0.1:8080 and runs the Prism
 // mocks of both bundles on 4010 and 4011. Ctrl-C stops everything.
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
-import { extname, join, normalize, sep } from "node:path";
+import { extname, join, sep } from "node:path";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
 import { curlSample } from "./lib/code-samples.mjs";
 import { killAllMocksNow, portInUse, startMocks, stopMock } from "./lib/mock-servers.mjs";
@@ -46,6 +46,15 @@ const contentTypes = {
   ".js": "text/javascript; charset=utf-8",
 };
 
+// The pages are self-contained: a browser must not guess other types for the files, nor load anything from
+// another origin. Redoc runs inline scripts and styles and its search in a worker made from a blob.
+const securityHeaders = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  "referrer-policy": "no-referrer",
+};
+
 // Static files under build/docs only; `/` is the landing page.
 const docsServer = createServer((request, response) => {
   if (request.method !== "GET" && request.method !== "HEAD") {
@@ -59,20 +68,20 @@ const docsServer = createServer((request, response) => {
     response.writeHead(400).end();
     return;
   }
-  const file = normalize(join(docsDir, path === "/" ? "index.html" : path));
-  if (!file.startsWith(docsDir + sep) || !existsSync(file) || !statSync(file).isFile()) {
-    response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
-    return;
-  }
   let body;
+  let file;
   try {
+    // Only a regular file whose real path, links resolved, is under build/docs: a link planted there that
+    // points out of it (to /etc/passwd, say) is not followed.
+    file = realpathSync(join(docsDir, path === "/" ? "index.html" : path));
+    if (!file.startsWith(realpathSync(docsDir) + sep) || !statSync(file).isFile()) throw new Error("not a file of the docs");
     body = readFileSync(file);
   } catch {
-    // Gone between the check and the read (the docs being rebuilt): as if it never was.
-    response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
+    // Missing, outside the docs, or gone between the check and the read (the docs being rebuilt).
+    response.writeHead(404, { "content-type": "text/plain; charset=utf-8", ...securityHeaders }).end("Not found\n");
     return;
   }
-  response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
+  response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length, ...securityHeaders });
   response.end(request.method === "HEAD" ? undefined : body);
 });
 

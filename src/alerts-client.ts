@@ -4,7 +4,7 @@ import type { paths } from "../generated/types/alerts.js";
 import { validators } from "../generated/validators/alerts.js";
 import { type AlertsClientOptions, assertTokenCharacters, checkedBaseUrl, fromOptionOrEnvironment, resolveCommonOptions } from "./client-options.js";
 import { alertsResource } from "./resources/alerts.js";
-import { createTransport } from "./transport.js";
+import { createTransport, neverThrowing } from "./transport.js";
 
 const factory = "createAlertsClient";
 
@@ -23,7 +23,7 @@ export function createAlertsClient(options: AlertsClientOptions = {}) {
   });
 
   return {
-    ...alertsResource(transport),
+    ...neverThrowing(alertsResource(transport)),
     /** The openapi-fetch client typed by path that every method calls: the same authorization, retries and timeouts. */
     raw: transport.client,
   };

@@ -10,6 +10,12 @@ export interface CommonClientOptions {
   timeoutMs?: number;
   /** Retries after the first attempt, for failures that are safe to retry. Default 2. */
   maxRetries?: number;
+  /**
+   * The most bytes a response body may have, decoded (after gzip or brotli). Reading stops there with
+   * ResponseTooLargeError, not retried. Default 16 MiB: about 16,000 services with every field, far above
+   * the largest real answer (a services list), while a hostile endless or compressed body stays bounded.
+   */
+  maxResponseBytes?: number;
   /** The `fetch` to send requests with. Default `globalThis.fetch`. */
   fetch?: typeof fetch;
   /** Check path, query and body against the contract before sending. Default true. */
@@ -101,7 +107,9 @@ export function checkedBaseUrl(factory: string, variable: string, baseUrl: strin
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new IngestionError(`${factory}: baseUrl (or ${variable}) is not a valid URL: ${JSON.stringify(baseUrl)}`);
+    // Echoed so the mistake can be seen, unless it may hold credentials ("user:secret@host").
+    const shown = baseUrl.includes("@") ? "(not shown: it contains @, so it may carry credentials)" : JSON.stringify(baseUrl);
+    throw new IngestionError(`${factory}: baseUrl (or ${variable}) is not a valid URL: ${shown}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new IngestionError(`${factory}: baseUrl must use https:// (or http:// to a loopback host), not ${url.protocol}`);
@@ -120,6 +128,9 @@ export function checkedBaseUrl(factory: string, variable: string, baseUrl: strin
   return url.href.replace(/\/+$/, "");
 }
 
+/** The default `maxResponseBytes`: 16 MiB. */
+export const defaultMaxResponseBytes = 16 * 1024 * 1024;
+
 /** Timers fire at once beyond a signed 32-bit number of milliseconds (about 24.8 days). */
 export const maxTimeoutMs = 2_147_483_647;
 
@@ -137,6 +148,7 @@ export function resolveCommonOptions(factory: string, options: CommonClientOptio
     fetch: options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)),
     timeoutMs: checkedCount(factory, "timeoutMs", options.timeoutMs ?? 60_000, 1, maxTimeoutMs),
     maxRetries: checkedCount(factory, "maxRetries", options.maxRetries ?? 2, 0, 100),
+    maxResponseBytes: checkedCount(factory, "maxResponseBytes", options.maxResponseBytes ?? defaultMaxResponseBytes, 1, 2 ** 30),
     validateRequests: options.validateRequests ?? true,
     validateResponses: options.validateResponses ?? false,
     log: createLog(options.logger ?? console, options.logLevel ?? "off"),

@@ -12,7 +12,7 @@ export interface ValidationIssue {
 }
 
 function listIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => `${issue.path || "(body)"} ${issue.message}`).join("; ");
+  return issues.map((issue) => `${printable(issue.path) || "(body)"} ${issue.message}`).join("; ");
 }
 
 /** The request breaks the contract; nothing was sent. */
@@ -38,6 +38,18 @@ export class ResponseValidationError extends IngestionError {
   }
 }
 
+/** The response was larger than `maxResponseBytes`, decoded: reading stopped there, and it is not retried. */
+export class ResponseTooLargeError extends ResponseValidationError {
+  override name = "ResponseTooLargeError";
+  constructor(
+    operation: string,
+    readonly limitBytes: number,
+    requestId: string | undefined,
+  ) {
+    super(operation, [{ path: "", message: `is larger than maxResponseBytes (${limitBytes} bytes); reading stopped there` }], requestId);
+  }
+}
+
 /** No response arrived: the connection was refused, reset, or failed otherwise. */
 export class ConnectionError extends IngestionError {
   override name = "ConnectionError";
@@ -49,7 +61,20 @@ export class TimeoutError extends IngestionError {
 }
 
 function requestSuffix(requestId: string | undefined): string {
-  return requestId ? ` (request id ${requestId})` : "";
+  return requestId ? ` (request id ${printable(requestId)})` : "";
+}
+
+/**
+ * Text from a server, made safe to print: control characters (line breaks, ANSI escapes, bidirectional
+ * overrides) are escaped, so a hostile answer cannot forge a log line or hide part of a message, and it is
+ * cut at `limit` characters.
+ */
+export function printable(text: string, limit = 200): string {
+  const cut = text.length > limit ? `${text.slice(0, limit)}…` : text;
+  return cut.replace(
+    /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/gu,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 /** The server answered with an HTTP status of 400 or more. */
@@ -72,9 +97,9 @@ function serverMessage(body: unknown): string {
   if (body && typeof body === "object") {
     const { error, message } = body as { error?: unknown; message?: unknown };
     const text = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
-    return text ? `: ${text}` : "";
+    return text ? `: ${printable(text)}` : "";
   }
-  return typeof body === "string" && body.trim() ? `: ${body.trim().slice(0, 200)}` : "";
+  return typeof body === "string" && body.trim() ? `: ${printable(body.trim())}` : "";
 }
 
 export class BadRequestError extends ApiError {
@@ -91,6 +116,18 @@ export class NotFoundError extends ApiError {
 }
 export class InternalServerError extends ApiError {
   override name = "InternalServerError";
+}
+
+/** A 3xx: the client does not follow redirects (the contract declares none), so it reports where it was sent. */
+export class RedirectError extends ApiError {
+  override name = "RedirectError";
+  /** The `Location` the server gave, if any (a browser hides it: then undefined). */
+  readonly location: string | undefined;
+  constructor(status: number, headers: Headers, requestId: string | undefined, operation: string) {
+    super(status, undefined, headers, requestId, operation);
+    this.location = headers.get("location") ?? undefined;
+    this.message += this.location === undefined ? ": a redirect, not followed" : `: a redirect to ${printable(this.location)}, not followed`;
+  }
 }
 
 /** HTTP 429. `retryAfterMs` is the wait the server asked for, when it said. */

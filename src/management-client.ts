@@ -15,7 +15,7 @@ import type { WithOrganization } from "./resources/management-params.js";
 import { pipesResource } from "./resources/pipes.js";
 import { reversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
 import { servicesResource } from "./resources/services.js";
-import { createTransport } from "./transport.js";
+import { createTransport, neverThrowing } from "./transport.js";
 
 const factory = "createManagementClient";
 
@@ -44,9 +44,9 @@ export function createManagementClient(options: ManagementClientOptions = {}) {
     };
 
   return {
-    services: servicesResource(transport, withOrganization),
-    reversePrivateEndpoints: reversePrivateEndpointsResource(transport, withOrganization),
-    pipes: pipesResource(transport, withOrganization),
+    services: neverThrowing(servicesResource(transport, withOrganization)),
+    reversePrivateEndpoints: neverThrowing(reversePrivateEndpointsResource(transport, withOrganization)),
+    pipes: neverThrowing(pipesResource(transport, withOrganization)),
     /** The openapi-fetch client typed by path that every method calls: the same authorization, retries and timeouts. */
     raw: transport.client,
   };

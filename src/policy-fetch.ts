@@ -1,7 +1,16 @@
 // The `fetch` and the `Request` class handed to openapi-fetch: every request of both clients, typed methods
 // and `raw` alike, goes through here. Authorization, retries, per-attempt timeouts and reading the body
 // within them, and the log lines live in this file and nowhere else.
-import { ConnectionError, RequestValidationError, ResponseValidationError, TimeoutError } from "./errors.js";
+import {
+  ConnectionError,
+  IngestionError,
+  printable,
+  RedirectError,
+  RequestValidationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  TimeoutError,
+} from "./errors.js";
 import type { Log } from "./logging.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, requestedWaitMs } from "./retry-policy.js";
 
@@ -46,6 +55,8 @@ export interface PolicyFetchConfig {
   fetch: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
+  /** The most bytes a response body may have, decoded; reading stops there. */
+  maxResponseBytes: number;
   /** Undefined when logging is off, so no log line is even formatted. */
   log: Log | undefined;
 }
@@ -77,7 +88,7 @@ export function requestIdOf(response: Response, { json }: ReadBody = bodyOf(resp
 const accept = "application/json, */*;q=0.1";
 
 export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainRequest) => Promise<Response> {
-  const { authorization, log, fetch: send } = config;
+  const { authorization, log, fetch: send, maxResponseBytes } = config;
 
   /** One attempt: the response and its whole body within `timeoutMs`, or a ConnectionError or TimeoutError. */
   async function attempt(request: PlainRequest, init: RequestInit, label: string, timeoutMs: number): Promise<Response> {
@@ -95,10 +106,17 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
     init.signal = controller.signal;
     try {
       const response = await send(request.url, init);
-      keepBody(response, await response.text());
+      // The contract declares no redirect: following one would resend the request, credentials and body,
+      // elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with status 0.
+      if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
+        await response.body?.cancel();
+        throw new RedirectError(response.status, response.headers, requestIdOf(response, noBody), label);
+      }
+      keepBody(response, await readText(response, maxResponseBytes, label));
       return response;
     } catch (error) {
       if (caller?.aborted) throw caller.reason;
+      if (error instanceof IngestionError) throw error;
       if (timedOut) throw new TimeoutError(`${label} timed out after ${timeoutMs} ms`);
       throw new ConnectionError(`${label} got no complete response: ${describeFailure(error)}`, { cause: error });
     } finally {
@@ -121,7 +139,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
     // The client's own: a caller's header of the same name (in any letter case) is replaced.
     headers.set("accept", accept);
     headers.set("authorization", authorization);
-    const init: RequestInit = { method: request.method, headers };
+    const init: RequestInit = { method: request.method, headers, redirect: "manual" };
     if (request.body !== undefined) {
       headers.set("content-type", "application/json");
       init.body = request.body;
@@ -144,7 +162,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
       }
       const outcome = () => {
         const requestId = requestIdOf(response);
-        return `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${requestId}` : ""}`;
+        return `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
       };
       if (response.ok) {
         log?.("info", outcome());
@@ -160,6 +178,40 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
       await sleep(waitMs ?? backoffMs(retry), caller);
     }
   };
+}
+
+const noBody: ReadBody = { text: "", json: undefined, isJson: false };
+
+/**
+ * The body as text, refused past `limit` bytes decoded. A body of known length that is not compressed is read
+ * whole, the fast way; one that is compressed or of unknown length is counted as it streams in, so a
+ * compression bomb or an endless body stops at the limit instead of filling memory.
+ */
+async function readText(response: Response, limit: number, label: string): Promise<string> {
+  const length = response.headers.get("content-length");
+  const compressed = response.headers.has("content-encoding");
+  if (length !== null && !compressed) {
+    if (Number(length) > limit) {
+      await response.body?.cancel();
+      throw new ResponseTooLargeError(label, limit, undefined);
+    }
+    return response.text();
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new ResponseTooLargeError(label, limit, undefined);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 /**

@@ -24,6 +24,7 @@ export interface TransportConfig {
   fetch: typeof fetch;
   timeoutMs: number;
   maxRetries: number;
+  maxResponseBytes: number;
   validateRequests: boolean;
   validateResponses: boolean;
   /** Undefined when logging is off, so no log line is even formatted. */
@@ -150,10 +151,40 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
 
   const typed =
     (method: Uppercase<Method>) =>
-    (path: string, init: Init | undefined, options: RequestOptions = {}): ApiPromise<unknown> =>
-      new ApiPromise(run(method, path, init ?? {}, options));
+    (path: string, init: Init | undefined, options: RequestOptions | undefined): ApiPromise<unknown> =>
+      new ApiPromise(
+        run(method, path, init ?? {}, options ?? {}).catch((error: unknown) => {
+          // A caller's abort rejects with the caller's own reason, as fetch does.
+          if (options?.signal?.aborted && error === options.signal.reason) throw error;
+          throw asIngestionError(error);
+        }),
+      );
 
   return { GET: typed("GET"), PUT: typed("PUT"), POST: typed("POST"), client } as unknown as Transport<Paths>;
+}
+
+/**
+ * A resource whose methods never throw: whatever goes wrong, even with arguments its types forbid (a `null`
+ * from untyped code), the call returns a promise that rejects with an IngestionError.
+ */
+export function neverThrowing<Resource extends Record<string, (...args: never[]) => unknown>>(resource: Resource): Resource {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(resource)) {
+    guarded[name] = (...args: never[]) => {
+      try {
+        return method(...args);
+      } catch (error) {
+        return new ApiPromise(Promise.reject(asIngestionError(error)));
+      }
+    };
+  }
+  return guarded as Resource;
+}
+
+/** Anything thrown on the way, as an IngestionError. */
+function asIngestionError(error: unknown): IngestionError {
+  if (error instanceof IngestionError) return error;
+  return new IngestionError(`the call failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
 }
 
 // A URL template split once at its parameters: literal text at even indexes, parameter names at odd ones.

@@ -45,14 +45,25 @@ function describe(error: ValidatorError): ValidationIssue {
 const summaries = new Set(["anyOf", "oneOf"]);
 const rank = (keyword: string): number => (keyword === "type" ? 0 : summaries.has(keyword) ? 2 : 1);
 
-/** The issues found by a validator, or none: one per field, the clearest. */
+/** At most this many issues are worded; a request with a million bad items gets twenty and a count of the rest. */
+export const maxIssues = 20;
+
+/** The issues found by a validator, or none: one per field, the clearest, at most `maxIssues` and a count of the rest. */
 export function issuesOf(validate: Validator, value: unknown): ValidationIssue[] {
   if (validate(value)) return [];
+  const errors = validate.errors ?? [];
+  // Release them at once: the validator keeps them until its next run, and a huge input leaves many.
+  validate.errors = null;
   const best = new Map<string, { issue: ValidationIssue; rank: number }>();
-  for (const error of validate.errors ?? []) {
+  let index = 0;
+  for (; index < errors.length && best.size <= maxIssues; index++) {
+    const error = errors[index] as ValidatorError;
     const issue = describe(error);
     const found = best.get(issue.path);
     if (!found || rank(error.keyword) < found.rank) best.set(issue.path, { issue, rank: rank(error.keyword) });
   }
-  return [...best.values()].map(({ issue }) => issue);
+  const issues = [...best.values()].map(({ issue }) => issue);
+  if (issues.length <= maxIssues) return issues;
+  // One issue too many was worded to know there are more; the rest are counted, not worded.
+  return [...issues.slice(0, maxIssues), { path: "", message: `and ${errors.length - index + 1} more problem(s), not listed` }];
 }

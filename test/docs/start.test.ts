@@ -1,19 +1,21 @@
 // `npm start` as a newcomer uses it: three URLs and two curls printed, files served with their types and
 // nothing outside build/docs, a clear error on a busy or doubled port, and Ctrl-C leaves nothing running.
 import { spawnSync } from "node:child_process";
-import { request } from "node:http";
+import { rmSync, symlinkSync } from "node:fs";
+import { type IncomingHttpHeaders, request } from "node:http";
 import { createServer } from "node:net";
+import { join } from "node:path";
 import { expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { prismOnPorts, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 
 /** A GET with the path sent exactly as written (fetch would normalise `..` away before sending). */
-function rawGet(port: number, path: string): Promise<{ status: number; type: string | undefined }> {
+function rawGet(port: number, path: string): Promise<{ status: number; type: string | undefined; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     request({ host: "127.0.0.1", port, path }, (response) => {
       response.resume();
-      resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"] });
+      resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"], headers: response.headers });
     })
       .on("error", reject)
       .end();
@@ -38,9 +40,21 @@ it("prints the URLs and a curl per mock that works as pasted, serves build/docs 
       expect(run.status, run.stderr).toBe(0);
       expect(JSON.parse(run.stdout)).toBeTypeOf("object");
     }
-    expect(await rawGet(ports.docs, "/")).toEqual({ status: 200, type: "text/html; charset=utf-8" });
-    expect(await rawGet(ports.docs, "/openapi/management.json")).toEqual({ status: 200, type: "application/json; charset=utf-8" });
-    expect(await rawGet(ports.docs, "/openapi/alerts.yaml")).toEqual({ status: 200, type: "application/yaml; charset=utf-8" });
+    expect(await rawGet(ports.docs, "/")).toMatchObject({ status: 200, type: "text/html; charset=utf-8" });
+    expect(await rawGet(ports.docs, "/openapi/management.json")).toMatchObject({ status: 200, type: "application/json; charset=utf-8" });
+    expect(await rawGet(ports.docs, "/openapi/alerts.yaml")).toMatchObject({ status: 200, type: "application/yaml; charset=utf-8" });
+    // No type sniffing, and nothing loaded from another origin, whatever a page would try.
+    const { headers } = await rawGet(ports.docs, "/management.html");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["content-security-policy"]).toContain("default-src 'self'");
+    // A link planted in build/docs that points out of it is not followed.
+    const planted = join(root, "build", "docs", `planted-${process.pid}.txt`);
+    symlinkSync("/etc/passwd", planted);
+    try {
+      expect((await rawGet(ports.docs, `/planted-${process.pid}.txt`)).status).toBe(404);
+    } finally {
+      rmSync(planted, { force: true });
+    }
     for (const path of ["/../package.json", "/..%2Fpackage.json", "/%2e%2e/package.json", "/openapi/../../package.json", "/nope.html"]) {
       expect((await rawGet(ports.docs, path)).status, path).toBe(404);
     }

@@ -242,11 +242,12 @@ describe("connection faults and bodies that are not the contract", () => {
     expect(attempts()).toBe(1);
   });
 
-  it("a 20 MB response is read whole, in one attempt", async () => {
+  it("a 20 MB response is read whole, in one attempt, when maxResponseBytes allows it", async () => {
     const pipes = Array.from({ length: 20_000 }, (_, i) => ({ id: `p-${i}`, name: "x".repeat(1_000) }));
     const body = { status: 200, requestId: "big", result: pipes };
     expect(JSON.stringify(body).length).toBeGreaterThan(20_000_000);
-    const client = await managementAgainst(json(200, body));
+    server = await startScriptedServer(json(200, body));
+    const client = createManagementClient({ baseUrl: server.url, keyId, keySecret, timeoutMs: 5_000, maxResponseBytes: 32 * 1024 * 1024 });
     const services = await client.services.list({ organizationId: pipe.organizationId });
     expect(services).toHaveLength(20_000);
     expect(services[19_999]?.name).toHaveLength(1_000);
