@@ -101,8 +101,12 @@ function isLoopback(hostname: string): boolean {
   return loopbackHosts.has(hostname) || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
-/** A usable base URL: http(s), no credentials, no trailing slash; plain http only to loopback unless allowed. */
-export function checkedBaseUrl(factory: string, variable: string, baseUrl: string, allowInsecureHttp: boolean): string {
+/**
+ * A usable base URL: http(s), no credentials, no trailing slash; plain http only to loopback unless allowed;
+ * and not ending in the version prefix its paths already start with (`/v1`, `/api/v2`), which would make
+ * every call a 404.
+ */
+export function checkedBaseUrl(factory: string, variable: string, baseUrl: string, allowInsecureHttp: boolean, pathsStart: string): string {
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -125,7 +129,15 @@ export function checkedBaseUrl(factory: string, variable: string, baseUrl: strin
       `${factory}: refusing plain http:// to ${url.hostname}: credentials would travel in clear text; use https:// or pass allowInsecureHttp: true`,
     );
   }
-  return url.href.replace(/\/+$/, "");
+  const base = url.href.replace(/\/+$/, "");
+  const prefixes = pathsStart.split("/").filter(Boolean);
+  for (let count = prefixes.length; count > 0; count--) {
+    const prefix = `/${prefixes.slice(0, count).join("/")}`;
+    if (url.pathname.replace(/\/+$/, "").endsWith(prefix)) {
+      throw new IngestionError(`${factory}: baseUrl ends with ${prefix}, which every path already starts with; pass ${base.slice(0, -prefix.length)} instead`);
+    }
+  }
+  return base;
 }
 
 /** The default `maxResponseBytes`: 16 MiB. */

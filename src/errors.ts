@@ -71,10 +71,7 @@ function requestSuffix(requestId: string | undefined): string {
  */
 export function printable(text: string, limit = 200): string {
   const cut = text.length > limit ? `${text.slice(0, limit)}…` : text;
-  return cut.replace(
-    /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/gu,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return cut.replace(/[\p{Cc}\p{Bidi_Control}\u2028\u2029]/gu, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** The server answered with an HTTP status of 400 or more. */

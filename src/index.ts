@@ -22,13 +22,9 @@ export {
 } from "./errors.js";
 export type { Logger, LogLevel } from "./logging.js";
 export { createManagementClient, type ManagementClient } from "./management-client.js";
-export type {
-  Alert,
-  AlertRequest,
-  Pipe,
-  PipeSettings,
-  PipeSettingsUpdate,
-  ReversePrivateEndpoint,
-  ReversePrivateEndpointRequest,
-  Service,
-} from "./types.js";
+export type { AlertsResource } from "./resources/alerts.js";
+export type { ListServicesParams, PipeParams, ServiceParams } from "./resources/management-params.js";
+export type { PipesResource } from "./resources/pipes.js";
+export type { ReversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
+export type { ServicesResource } from "./resources/services.js";
+export type * from "./types.js";

@@ -1,5 +1,6 @@
 // The management interface (A, /v1, HTTP Basic): services, reverse private endpoints, pipes.
 
+import type { Client } from "openapi-fetch";
 import type { paths } from "../generated/types/management.js";
 import { validators } from "../generated/validators/management.js";
 import {
@@ -12,16 +13,33 @@ import {
 } from "./client-options.js";
 import { IngestionError } from "./errors.js";
 import type { WithOrganization } from "./resources/management-params.js";
-import { pipesResource } from "./resources/pipes.js";
-import { reversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
-import { servicesResource } from "./resources/services.js";
+import { type PipesResource, pipesResource } from "./resources/pipes.js";
+import { type ReversePrivateEndpointsResource, reversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
+import { type ServicesResource, servicesResource } from "./resources/services.js";
 import { createTransport, neverThrowing } from "./transport.js";
 
 const factory = "createManagementClient";
 
-export type ManagementClient = ReturnType<typeof createManagementClient>;
+/** A client of the management interface (`/v1`, HTTP Basic): services, reverse private endpoints, pipes. */
+export interface ManagementClient {
+  /** Data services of an organization. */
+  services: ServicesResource;
+  /** Private network endpoints through which a service's pipes reach sources in your network. */
+  reversePrivateEndpoints: ReversePrivateEndpointsResource;
+  /** Continuous ingestion jobs of a service, and their settings. */
+  pipes: PipesResource;
+  /**
+   * The openapi-fetch client, typed by path, that every method above calls: the same authorization, retries,
+   * timeouts and limits; HTTP errors come back as openapi-fetch's `{ error }`.
+   */
+  raw: Client<paths>;
+}
 
-export function createManagementClient(options: ManagementClientOptions = {}) {
+/**
+ * A client of the management interface. Options left out come from the environment: `INGESTION_API_URL`,
+ * `INGESTION_API_KEY_ID`, `INGESTION_API_KEY_SECRET` and, optionally, `INGESTION_ORGANIZATION_ID`.
+ */
+export function createManagementClient(options: ManagementClientOptions = {}): ManagementClient {
   const keyId = assertHeaderSafe(factory, "keyId", fromOptionOrEnvironment(factory, "keyId", options.keyId, "INGESTION_API_KEY_ID"));
   const keySecret = assertHeaderSafe(factory, "keySecret", fromOptionOrEnvironment(factory, "keySecret", options.keySecret, "INGESTION_API_KEY_SECRET"));
   if (keyId.includes(":")) throw new IngestionError(`${factory}: keyId must not contain ":" (HTTP Basic separates ID and secret with it)`);
@@ -30,7 +48,7 @@ export function createManagementClient(options: ManagementClientOptions = {}) {
 
   const transport = createTransport<paths>({
     ...resolveCommonOptions(factory, options),
-    baseUrl: checkedBaseUrl(factory, "INGESTION_API_URL", baseUrl, options.allowInsecureHttp ?? false),
+    baseUrl: checkedBaseUrl(factory, "INGESTION_API_URL", baseUrl, options.allowInsecureHttp ?? false, "/v1"),
     authorization: `Basic ${base64(`${keyId}:${keySecret}`)}`,
     validators,
     envelope: "result",
@@ -47,7 +65,6 @@ export function createManagementClient(options: ManagementClientOptions = {}) {
     services: neverThrowing(servicesResource(transport, withOrganization)),
     reversePrivateEndpoints: neverThrowing(reversePrivateEndpointsResource(transport, withOrganization)),
     pipes: neverThrowing(pipesResource(transport, withOrganization)),
-    /** The openapi-fetch client typed by path that every method calls: the same authorization, retries and timeouts. */
     raw: transport.client,
   };
 }

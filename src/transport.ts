@@ -100,7 +100,8 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     if (!route) {
       const validators = config.validators[key];
       if (!validators) throw new IngestionError(`unknown operation ${key}`);
-      route = { label: validators.operationId, validators };
+      // Errors and log lines name the operation and its path template (never a value that may be private).
+      route = { label: `${validators.operationId} ${key}`, validators };
       routes.set(key, route);
     }
     return route;
@@ -167,10 +168,10 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
  * A resource whose methods never throw: whatever goes wrong, even with arguments its types forbid (a `null`
  * from untyped code), the call returns a promise that rejects with an IngestionError.
  */
-export function neverThrowing<Resource extends Record<string, (...args: never[]) => unknown>>(resource: Resource): Resource {
+export function neverThrowing<Resource extends object>(resource: Resource): Resource {
   const guarded: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(resource)) {
-    guarded[name] = (...args: never[]) => {
+  for (const [name, method] of Object.entries(resource) as [string, (...args: unknown[]) => unknown][]) {
+    guarded[name] = (...args: unknown[]) => {
       try {
         return method(...args);
       } catch (error) {

@@ -1,21 +1,38 @@
 // Pipes of a service, and their settings.
 import type { paths } from "../../generated/types/management.js";
+import type { ApiPromise } from "../api-promise.js";
 import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";
-import type { PipeSettingsUpdate } from "../types.js";
+import type { Pipe, PipeSettings, PipeSettingsUpdate } from "../types.js";
 import type { PipeParams, WithOrganization } from "./management-params.js";
+
+/** Continuous ingestion jobs of a service, and their settings. */
+export interface PipesResource {
+  /**
+   * One pipe: its state, scaling, source, destination, field mappings and settings.
+   * `GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}`
+   */
+  get(params: PipeParams, options?: RequestOptions): ApiPromise<Pipe>;
+  /**
+   * The settings in force. A setting left out, or `null`, is at the service default.
+   * `GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings`
+   */
+  getSettings(params: PipeParams, options?: RequestOptions): ApiPromise<PipeSettings>;
+  /**
+   * Replaces all the settings of a pipe: a field left out, or `null`, goes back to the service default, so `{}`
+   * resets every one. A value outside its bounds is refused before anything is sent. Resolves to the settings
+   * now in force. `PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings`
+   */
+  updateSettings(params: PipeParams, settings: PipeSettingsUpdate, options?: RequestOptions): ApiPromise<PipeSettings>;
+}
 
 const pipePath = "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}";
 const settingsPath = `${pipePath}/settings` as const;
 
-export function pipesResource({ GET, PUT }: Transport<paths>, withOrganization: WithOrganization) {
+export function pipesResource({ GET, PUT }: Transport<paths>, withOrganization: WithOrganization): PipesResource {
   return {
-    /** One pipe: state, scaling, source, destination, field mappings and settings. */
-    get: (params: PipeParams, options?: RequestOptions) => GET(pipePath, { params: { path: withOrganization(params) } }, options),
-    /** The settings in force; a setting left out or `null` is at the service default. */
-    getSettings: (params: PipeParams, options?: RequestOptions) => GET(settingsPath, { params: { path: withOrganization(params) } }, options),
-    /** Replaces all settings; an omitted or `null` field means the service default. Returns the settings now in force. */
-    updateSettings: (params: PipeParams, settings: PipeSettingsUpdate, options?: RequestOptions) =>
-      PUT(settingsPath, { params: { path: withOrganization(params) }, body: settings }, options),
+    get: (params, options) => GET(pipePath, { params: { path: withOrganization(params) } }, options),
+    getSettings: (params, options) => GET(settingsPath, { params: { path: withOrganization(params) } }, options),
+    updateSettings: (params, settings, options) => PUT(settingsPath, { params: { path: withOrganization(params) }, body: settings }, options),
   };
 }

@@ -150,3 +150,30 @@ describe("aborts, Retry-After values and option bounds", () => {
     expect(server.requests[0]?.url).toBe("/api/v2/alerts/a%2Fb%3Fc");
   });
 });
+
+describe("messages a person can act on", () => {
+  it.each([
+    ["https://api.example.test/v1", "management", "pass https://api.example.test instead"],
+    ["https://api.example.test/v1/", "management", "pass https://api.example.test instead"],
+    ["https://alerts.example.test/api/v2", "alerts", "pass https://alerts.example.test instead"],
+    ["https://alerts.example.test/api", "alerts", "pass https://alerts.example.test instead"],
+  ])("refuses the base URL %s, whose paths already carry the version, and says what to pass", (baseUrl, api, advice) => {
+    const create = () => (api === "management" ? createManagementClient({ baseUrl, keyId, keySecret }) : createAlertsClient({ baseUrl, token }));
+    expect(create).toThrow(IngestionError);
+    expect(create).toThrow(advice);
+  });
+
+  it("accepts a base URL with another path prefix, such as a gateway's", () => {
+    expect(() => createManagementClient({ baseUrl: "https://gateway.example.test/ingestion", keyId, keySecret })).not.toThrow();
+  });
+
+  it("names the operation, its method and its path template in an HTTP error", async () => {
+    server = await startScriptedServer(json(404, { error: "Pipe not found" }));
+    const error = await createManagementClient({ baseUrl: server.url, keyId, keySecret })
+      .pipes.get(pipe)
+      .catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      "getPipe GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId} failed with HTTP 404: Pipe not found",
+    );
+  });
+});

@@ -43,7 +43,8 @@ describe("how each rule is worded", () => {
     const { maximum } = schemas.management.PipeSettings.properties.streaming_max_insert_wait_ms;
     const call = client.pipes.updateSettings(pipe, { streaming_max_insert_wait_ms: maximum + 1 });
     expect(await issuesOf(call)).toEqual([{ path: "/streaming_max_insert_wait_ms", message: `must be <= ${maximum}` }]);
-    await expect(call).rejects.toThrow(`Invalid request for updatePipeSettings, nothing was sent: /streaming_max_insert_wait_ms must be <= ${maximum}`);
+    const { key } = operation("updatePipeSettings");
+    await expect(call).rejects.toThrow(`Invalid request for updatePipeSettings ${key}, nothing was sent: /streaming_max_insert_wait_ms must be <= ${maximum}`);
     expect(sent).toEqual([]);
   });
 

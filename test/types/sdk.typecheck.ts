@@ -6,18 +6,27 @@ import type { validators as alertsValidators } from "../../generated/validators/
 import type { validators as managementValidators } from "../../generated/validators/management.js";
 import {
   type Alert,
+  type AlertRequest,
+  type AlertState,
   type ApiError,
+  type ApiPromise,
   createAlertsClient,
   createManagementClient,
   type IngestionError,
   type Pipe,
   type PipeSettings,
+  type PipeSettingsUpdate,
+  type PipeSource,
+  type PipeState,
+  type PipesResource,
   type RateLimitError,
   type RequestValidationError,
   type ReversePrivateEndpoint,
+  type ReversePrivateEndpointStatus,
   type Service,
   type WithResponse,
 } from "../../src/index.js";
+import type { Transport } from "../../src/transport.js";
 
 const management = createManagementClient({ baseUrl: "https://api.example.test", keyId: "id", keySecret: "secret" });
 const alerts = createAlertsClient({ baseUrl: "https://alerts.example.test", token: "token" });
@@ -83,3 +92,38 @@ expectTypeOf<keyof typeof alertsValidators>().toEqualTypeOf<OperationKeys<Alerts
 expectTypeOf(management.raw.GET).parameter(0).toEqualTypeOf<PathsWith<ManagementPaths, "get">>();
 expectTypeOf(management.raw.PUT).parameter(0).toEqualTypeOf<PathsWith<ManagementPaths, "put">>();
 expectTypeOf(alerts.raw.POST).parameter(0).toEqualTypeOf<PathsWith<AlertsPaths, "post">>();
+
+// Open enums keep their known values for completion, and still take a value the contract does not know yet.
+expectTypeOf<PipeState>().not.toEqualTypeOf<string>();
+expectTypeOf<"Running">().toExtend<PipeState>();
+expectTypeOf<"Hibernating">().toExtend<PipeState>();
+expectTypeOf<AlertState>().not.toEqualTypeOf<string>();
+expectTypeOf<ReversePrivateEndpointStatus>().not.toEqualTypeOf<string>();
+expectTypeOf<"PendingAcceptance">().toExtend<ReversePrivateEndpointStatus>();
+
+// Signatures name the contract's types.
+expectTypeOf(management.pipes.get).returns.toEqualTypeOf<ApiPromise<Pipe>>();
+expectTypeOf(management.pipes.updateSettings).parameter(1).toEqualTypeOf<PipeSettingsUpdate>();
+expectTypeOf(alerts.create).parameter(0).toEqualTypeOf<AlertRequest>();
+expectTypeOf<Pipe["state"]>().toEqualTypeOf<PipeState>();
+expectTypeOf<Pipe["source"]>().toEqualTypeOf<PipeSource | undefined>();
+
+// A closed request enum refuses a value it does not list.
+void management.reversePrivateEndpoints.create(
+  { serviceId: "s" },
+  // @ts-expect-error kafkaAuthentication is SASL_IAM or SASL_SCRAM
+  { type: "KAFKA_MULTI_VPC", kafkaClusterArn: "arn", kafkaAuthentication: "PLAIN" },
+);
+
+// A resource method is typed by the path it calls: claiming another path's result does not compile.
+declare const transport: Transport<ManagementPaths>;
+const settingsPath = "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings";
+const path = { organizationId: "o", serviceId: "s", pipeId: "p" };
+// @ts-expect-error the settings path resolves to PipeSettings, not Pipe
+export const wrongResult: PipesResource["get"] = () => transport.GET(settingsPath, { params: { path } });
+export const wrongBody = () =>
+  transport.PUT(settingsPath, {
+    params: { path },
+    // @ts-expect-error a body the operation does not take
+    body: { type: "VPC_RESOURCE" },
+  });

@@ -1,0 +1,134 @@
+// The package as npm packs it from a checkout, and as a TypeScript user meets it once installed: `prepack`
+// compiles dist/, `npm pack --json` prints only JSON, and in a consumer project `tsc --strict` passes and the
+// editor (TypeScript's language service) shows the known values of an open enum, each method's description,
+// and each field's description and bounds. Packed from a copy, so this suite's build never races dist/.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/toolchain.mjs";
+import { copyProject, type ProjectCopy } from "../support/project-copy.js";
+
+const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[]; dependencies: Record<string, string> };
+
+let copy: ProjectCopy;
+let packed: { filename: string; files: { path: string }[] };
+let stdout: string;
+beforeAll(() => {
+  // What prepack needs to compile, and what `files` ships; dist/ is left out, so prepack must build it.
+  const shipped = packageJson.files.filter((path) => path !== "dist");
+  copy = copyProject(["package.json", "tsconfig.json", "tsconfig.build.json", "redocly.yaml", "src", "generated", "scripts", ...shipped]);
+  const npm = process.env.npm_execpath;
+  const [command, args] = npm ? [process.execPath, [npm, "pack", "--json"]] : ["npm", ["pack", "--json"]];
+  const run = spawnSync(command, [...args, "--pack-destination", copy.dir], { cwd: copy.dir, encoding: "utf8", timeout: 120_000 });
+  expect(run.status, run.stderr).toBe(0);
+  stdout = run.stdout;
+}, 120_000);
+afterAll(() => copy?.remove());
+
+it("npm pack --json prints only JSON, and packs dist/, the bundles and the vectors without sources or tests", () => {
+  packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
+  const paths = packed.files.map((file) => file.path);
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      "dist/index.js",
+      "dist/index.cjs",
+      "dist/src/index.d.ts",
+      "generated/openapi/management.json",
+      "contract/vectors/alerts/createAlert.json",
+    ]),
+  );
+  expect(paths.filter((path) => /^(src|test|scripts|openapi\/(management|alerts))\//.test(path))).toEqual([]);
+});
+
+describe("in a consumer project that installed the tarball", () => {
+  let consumer: string;
+  const app = `import { createManagementClient, type PipeState } from "ingestion-api";
+
+const management = createManagementClient({ baseUrl: "https://api.example.com", keyId: "id", keySecret: "secret" });
+const pipe = await management.pipes.get({ organizationId: "o", serviceId: "s", pipeId: "p" });
+if (pipe.state === "Running") console.log(pipe.state);
+const known: PipeState = "Degraded";
+await management.pipes.updateSettings({ organizationId: "o", serviceId: "s", pipeId: "p" }, { streaming_max_insert_wait_ms: 5000 });
+console.log(known);
+`;
+
+  beforeAll(() => {
+    packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
+    consumer = join(copy.dir, "consumer");
+    const installed = join(consumer, "node_modules", "ingestion-api");
+    mkdirSync(installed, { recursive: true });
+    // What `npm install <tarball>` does, without the network: unpack it, and link its one dependency.
+    const untar = spawnSync("tar", ["-xzf", join(copy.dir, packed.filename), "-C", installed, "--strip-components=1"]);
+    expect(untar.status).toBe(0);
+    for (const dependency of ["openapi-fetch", "openapi-typescript-helpers"])
+      symlinkSync(join(root, "node_modules", dependency), join(consumer, "node_modules", dependency));
+    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    writeFileSync(
+      join(consumer, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", lib: ["ES2022", "DOM"], noEmit: true },
+        files: ["app.ts"],
+      }),
+    );
+    writeFileSync(join(consumer, "app.ts"), app);
+  });
+
+  /** TypeScript's language service over the consumer project: what an editor shows. */
+  function editor() {
+    const file = join(consumer, "app.ts");
+    const config = ts.getParsedCommandLineOfConfigFile(join(consumer, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+    if (!config) throw new Error("no tsconfig");
+    const service = ts.createLanguageService({
+      getScriptFileNames: () => config.fileNames,
+      getScriptVersion: () => "1",
+      getScriptSnapshot: (name) => (ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name) ?? "") : undefined),
+      getCurrentDirectory: () => consumer,
+      getCompilationSettings: () => config.options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    });
+    const at = (needle: string, offset = 0) => app.indexOf(needle) + offset;
+    const hover = (position: number) => {
+      const info = service.getQuickInfoAtPosition(file, position);
+      if (!info) return "";
+      // An editor shows the signature, the documentation and the JSDoc tags (`@description` among them).
+      const tags = (info.tags ?? []).map((tag) => `@${tag.name} ${ts.displayPartsToString(tag.text)}`);
+      return [ts.displayPartsToString(info.displayParts), ts.displayPartsToString(info.documentation), ...tags].join("\n").trim();
+    };
+    return { service, file, at, hover };
+  }
+
+  it("type-checks under tsc --strict, the declarations included", () => {
+    const { service, file } = editor();
+    const diagnostics = [...service.getSyntacticDiagnostics(file), ...service.getSemanticDiagnostics(file)].map((d) =>
+      ts.flattenDiagnosticMessageText(d.messageText, "\n"),
+    );
+    expect(diagnostics).toEqual([]);
+  });
+
+  it("offers the known values of pipe.state (an open enum) in completion, and names its type on hover", () => {
+    const { service, file, at, hover } = editor();
+    const names = service.getCompletionsAtPosition(file, at('"Running"', 1), {})?.entries.map((entry) => entry.name);
+    expect(names).toEqual(expect.arrayContaining(["Running", "Degraded", "Stopped", "Failed"]));
+    expect(hover(at("pipe.state", 5))).toContain("state: PipeState");
+    expect(hover(at("PipeState"))).toContain('"Running"');
+  });
+
+  it("shows updateSettings' description on hover", () => {
+    const { at, hover } = editor();
+    expect(hover(at("updateSettings", 1))).toContain("Replaces all the settings of a pipe");
+  });
+
+  it("shows streaming_max_insert_wait_ms' description and bounds on hover, in the request", () => {
+    const { at, hover } = editor();
+    const shown = hover(at("streaming_max_insert_wait_ms", 1));
+    expect(shown).toContain("Maximum wait, in milliseconds, before inserting streamed data");
+    expect(shown).toContain("Bounds: 500 to 60000, inclusive.");
+  });
+});
