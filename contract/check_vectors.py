@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Checks every test vector under contract/vectors/ against the OpenAPI bundles, with JSON Schema Draft 2020-12.
 
-The second, independent implementation of the vectors' verdicts (the package's own tests use Ajv): Python's
+An independent implementation of the vectors' verdicts (the package's own tests use Ajv and Hyperjump): Python's
 jsonschema, as Debian ships it (python3-jsonschema 4.10) or newer. It shows that the contract means the same
-outside JavaScript.
+outside JavaScript, read from the OpenAPI bundles and from the standalone schemas of contract/schemas/ alike
+(it fails when the two disagree on any vector).
 
     python3 contract/check_vectors.py             # exit 0 when every vector gets its verdict, 1 otherwise
     python3 contract/check_vectors.py --verdicts  # print the verdict reached for each vector, as JSON
@@ -22,6 +23,9 @@ except ImportError:
 
 CONTRACT = Path(__file__).resolve().parent
 BUNDLES = CONTRACT.parent / "generated" / "openapi"
+SCHEMAS = CONTRACT / "schemas"
+# The standalone schema file of each vector part: contract/schemas/<api>/<operationId>.<this>.json
+STANDALONE_PART = {"params": "params", "request": "body", "response": "response-200"}
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # uuid is the one format a verdict may depend on; date-time, int32 and int64 never decide one (Debian's
 # jsonschema cannot check date-time, and no jsonschema version checks int32 or int64).
@@ -66,8 +70,14 @@ def validator(bundle, operation_id, part):
     return Draft202012Validator(schema, format_checker=FORMATS)
 
 
+def standalone_validator(api, operation_id, part):
+    """The validator of the part's standalone schema (contract/schemas/): no OpenAPI document needed."""
+    schema = json.loads((SCHEMAS / api / f"{operation_id}.{STANDALONE_PART[part]}.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema, format_checker=FORMATS)
+
+
 def verdicts():
-    """(api, vector, verdict reached, first error) for every vector file, in file order."""
+    """(api, vector, verdict reached, first error, standalone verdict) for every vector file, in file order."""
     for api_dir in sorted(p for p in (CONTRACT / "vectors").iterdir() if p.is_dir()):
         bundle = json.loads((BUNDLES / f"{api_dir.name}.json").read_text(encoding="utf-8"))
         validators = {}
@@ -75,9 +85,11 @@ def verdicts():
             for vector in json.loads(vector_file.read_text(encoding="utf-8")):
                 key = (vector["operation"], vector["part"])
                 if key not in validators:
-                    validators[key] = validator(bundle, *key)
-                error = next(iter(validators[key].iter_errors(vector["value"])), None)
-                yield api_dir.name, vector, "valid" if error is None else "invalid", error
+                    validators[key] = (validator(bundle, *key), standalone_validator(api_dir.name, *key))
+                in_bundle, standalone = validators[key]
+                error = next(iter(in_bundle.iter_errors(vector["value"])), None)
+                alone = "valid" if standalone.is_valid(vector["value"]) else "invalid"
+                yield api_dir.name, vector, "valid" if error is None else "invalid", error, alone
 
 
 def main(argv):
@@ -86,10 +98,17 @@ def main(argv):
         # An empty or misplaced vectors folder must not look like a pass.
         print("check_vectors: no vectors found next to this script (expected vectors/<api>/<operationId>.json)")
         return 1
+    # A standalone schema must say what the bundle says, whatever the vector expects.
+    apart = [(api, v, reached, alone) for api, v, reached, _, alone in results if alone != reached]
+    for api, v, reached, alone in apart:
+        print(f"  {api}/{v['operation']} {v['part']} \"{v['name']}\": the bundle says {reached}, the standalone schema {alone}", file=sys.stderr)
+    if apart:
+        print(f"check_vectors: {len(apart)} standalone schema verdicts differ from the bundle's", file=sys.stderr)
+        return 1
     if "--verdicts" in argv:
-        print(json.dumps({f"{api}/{v['operation']}/{v['part']}/{v['name']}": reached for api, v, reached, _ in results}, indent=1))
+        print(json.dumps({f"{api}/{v['operation']}/{v['part']}/{v['name']}": reached for api, v, reached, _, _ in results}, indent=1))
         return 0
-    wrong = [(api, v, reached, error) for api, v, reached, error in results if reached != v["verdict"]]
+    wrong = [(api, v, reached, error) for api, v, reached, error, _ in results if reached != v["verdict"]]
     for api, v, reached, error in wrong:
         why = f": {error.message[:200]}" if error else ""
         print(f"  {api}/{v['operation']} {v['part']} \"{v['name']}\": expected {v['verdict']}, got {reached} (rule: {v['rule']}){why}")
@@ -97,7 +116,7 @@ def main(argv):
     if wrong:
         print(f"check_vectors: {len(wrong)} of {len(results)} vectors got the wrong verdict ({engine})")
         return 1
-    print(f"check_vectors: all {len(results)} vectors got their verdict ({engine})")
+    print(f"check_vectors: all {len(results)} vectors got their verdict, from the bundles and the standalone schemas alike ({engine})")
     return 0
 
 

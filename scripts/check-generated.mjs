@@ -1,8 +1,10 @@
-// npm run check:generated: fails when generated/ or contract/vectors/ differs from what `npm run generate` would write now.
+// npm run check:generated: fails when generated/, contract/schemas/ or contract/vectors/ differs from what
+// `npm run generate` would write now.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { generateInto } from "./lib/generated.mjs";
+import { standaloneSchemaFiles } from "./lib/standalone-schemas.mjs";
 import { root } from "./lib/toolchain.mjs";
 import { vectorFiles } from "./lib/vectors.mjs";
 
@@ -33,14 +35,18 @@ try {
   await generateInto(fresh);
   const generated = Object.fromEntries(filesUnder(fresh).map((f) => [f, readFileSync(join(fresh, f))]));
   const vectors = await vectorFiles(join(fresh, "openapi"));
-  const drifted = [...drift("generated", join(root, "generated"), generated), ...drift("contract/vectors", join(root, "contract", "vectors"), vectors)];
+  const schemas = standaloneSchemaFiles(join(fresh, "openapi"));
+  const drifted = [
+    ...drift("generated", join(root, "generated"), generated),
+    ...drift("contract/schemas", join(root, "contract", "schemas"), schemas),
+    ...drift("contract/vectors", join(root, "contract", "vectors"), vectors),
+  ];
   if (drifted.length > 0) {
     console.error(`check:generated: out of date; run \`npm run generate\` and commit:\n  ${drifted.join("\n  ")}`);
     process.exit(1);
   }
-  console.log(
-    `check:generated: generated/ and contract/vectors/ match the specs and the cases (${Object.keys(generated).length + Object.keys(vectors).length} files)`,
-  );
+  const total = Object.keys(generated).length + Object.keys(schemas).length + Object.keys(vectors).length;
+  console.log(`check:generated: generated/, contract/schemas/ and contract/vectors/ match the specs and the cases (${total} files)`);
 } finally {
   rmSync(fresh, { recursive: true, force: true });
 }

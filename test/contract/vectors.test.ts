@@ -1,7 +1,8 @@
 // The shared test vectors (contract/vectors/) are the oracle for every rule of the contract: each vector must get
 // its verdict from every reader of the specs. Here: the SDK's generated validators, Prism (the mock for requests,
 // a validating proxy for responses), Ajv and Hyperjump over the bundle (Hyperjump reads it as an OpenAPI 3.1
-// document, written by a JSON Schema specification author), and Python's jsonschema when a python3 has it.
+// document, written by a JSON Schema specification author), Ajv over the standalone schemas of contract/schemas/,
+// and Python's jsonschema (over the bundle and the standalone schemas) when a python3 has it.
 // The vectors are stated from the seed in contract/cases/, independently of the spec.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -16,6 +17,7 @@ import { freePort, type MockServer, startMocks, stopMock } from "../../scripts/l
 import { type Api, apis, bundles } from "../support/bundles.js";
 import { operations, partSchema, type VectorPart } from "../support/operations.js";
 import { credentials, mockUrl } from "../support/prism.js";
+import { python3, pythonMissing, skipPython } from "../support/python.js";
 
 interface HttpForm {
   method: string;
@@ -78,6 +80,20 @@ function ajvVerdicts(formats?: FormatName[]): (c: Case) => { verdict: Verdict; e
 }
 const ajvVerdict = ajvVerdicts();
 
+// --- The standalone schemas (contract/schemas/), as another team would use them: no OpenAPI document at all.
+const standaloneAjv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+addFormats(standaloneAjv);
+const standalonePart = { params: "params", request: "body", response: "response-200" } as const;
+const standaloneCompiled = new Map<string, ValidateFunction>();
+
+function standaloneVerdict({ api, vector }: Case): Verdict {
+  const file = `${api}/${vector.operation}.${standalonePart[vector.part]}.json`;
+  if (!standaloneCompiled.has(file)) {
+    standaloneCompiled.set(file, standaloneAjv.compile(JSON.parse(readFileSync(new URL(`../../contract/schemas/${file}`, import.meta.url), "utf8"))));
+  }
+  return standaloneCompiled.get(file)!(vector.value) ? "valid" : "invalid";
+}
+
 // --- Hyperjump, reading each bundle as an OpenAPI 3.1 document, asserting formats.
 hyperjump.setShouldValidateFormat(true);
 const bundleUri = (api: Api) => `https://ingestion-api.test/${api}.json`;
@@ -138,8 +154,6 @@ async function prismVerdict(c: Case, http: HttpForm): Promise<{ verdict: Verdict
   return { verdict: refused ? "invalid" : "neither", seen };
 }
 
-const python = pythonWithJsonschema();
-
 describe.each(apis)("%s vectors", (api) => {
   it.each(cases.filter((c) => c.api === api).map((c) => [`${c.vector.operation} ${c.vector.part}: ${c.vector.name} is ${c.vector.verdict}`, c] as const))(
     "%s",
@@ -150,6 +164,7 @@ describe.each(apis)("%s vectors", (api) => {
       const ajv = ajvVerdict(c);
       expect(ajv.verdict, `${because}; Ajv: ${ajv.errors}`).toBe(vector.verdict);
       expect(await hyperjumpVerdict(c), `${because}; Hyperjump`).toBe(vector.verdict);
+      expect(standaloneVerdict(c), `${because}; the standalone schema under Ajv`).toBe(vector.verdict);
       if (vector.http) {
         const prism = await prismVerdict(c, vector.http);
         expect(prism.verdict, `${because}; Prism answered ${prism.seen}`).toBe(vector.verdict);
@@ -173,22 +188,9 @@ it("no verdict depends on a format other than uuid (date-time, int32 and int64 a
   expect(cases.filter((c) => uuidOnly(c).verdict !== c.vector.verdict).map((c) => c.key)).toEqual([]);
 });
 
-// The python3 on PATH first (say a virtualenv's), then Debian's; PYTHON names another. CI sets
-// VECTORS_REQUIRE_PYTHON=1, so there a missing jsonschema fails this test instead of skipping it.
-function pythonWithJsonschema(): { command?: string; missing: string } {
-  const candidates = process.env.PYTHON ? [process.env.PYTHON] : ["python3", "/usr/bin/python3"];
-  const command = candidates.find((candidate) => spawnSync(candidate, ["-c", "import jsonschema"]).status === 0);
-  return {
-    ...(command && { command }),
-    missing: `no ${candidates.join(" or ")} with jsonschema: apt-get install python3-jsonschema (or pip install jsonschema)`,
-  };
-}
-const skipPython = !python.command && process.env.VECTORS_REQUIRE_PYTHON !== "1";
-if (skipPython) console.warn(`skipping the Python vector check: ${python.missing}`);
-
 it.skipIf(skipPython)("Python's jsonschema (contract/check_vectors.py) reaches every vector's verdict", () => {
-  expect(python.command, python.missing).toBeDefined();
-  const run = spawnSync(python.command!, [new URL("../../contract/check_vectors.py", import.meta.url).pathname, "--verdicts"], {
+  expect(python3, pythonMissing).toBeDefined();
+  const run = spawnSync(python3!, [new URL("../../contract/check_vectors.py", import.meta.url).pathname, "--verdicts"], {
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
   });
