@@ -148,6 +148,8 @@ export async function generateValidators(bundle, outBase) {
     format: "esm",
     platform: "neutral",
     mainFields: ["main"],
+    // Module comments name node_modules as the project sees it, not where a symbolic link leads.
+    preserveSymlinks: true,
     target: "es2022",
     write: false,
     metafile: true,

@@ -7,6 +7,7 @@ import { integerSettings } from "../../contract/cases/seed-settings.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { launchBrowserContext } from "../support/chromium.js";
 import { type NpmStart, runNpmStart, stopNpmStart } from "../support/npm-start.js";
+import { operations as allOperations } from "../support/operations.js";
 
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
 const screenshots = join(root, "build", "screenshots");
@@ -108,18 +109,8 @@ describe.each([
 });
 
 describe("the management reference", () => {
-  const operations = [
-    ["Services", "List services", "GET", "/v1/organizations/{organizationId}/services"],
-    [
-      "Reverse private endpoints",
-      "Create a reverse private endpoint",
-      "POST",
-      "/v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints",
-    ],
-    ["Pipes", "Get a pipe", "GET", "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}"],
-    ["Pipes", "Get the settings of a pipe", "GET", "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings"],
-    ["Pipes", "Replace the settings of a pipe", "PUT", "/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings"],
-  ] as const;
+  // Every operation of the bundle, with the tag, summary, method and path the reference must show for it.
+  const operations = allOperations.filter((o) => o.api === "management").map((o) => [o.tag, o.summary, o.method, o.path] as const);
 
   it("lists every operation in the navigation with its method, and opening one shows its path", async () => {
     const view = await open("/management.html");

@@ -17,6 +17,9 @@ export interface Operation {
   key: string;
   method: string;
   path: string;
+  /** The first tag and the summary, as the rendered reference names the operation. */
+  tag: string;
+  summary: string;
   /** The parameters, resolved. */
   parameters: { name: string; in: string; required?: boolean; schema?: object }[];
   requestBody: unknown;
@@ -50,6 +53,8 @@ export const operations: Operation[] = apis.flatMap((api) => {
       key,
       method: method.toUpperCase(),
       path,
+      tag: operation.tags?.[0] ?? "",
+      summary: operation.summary ?? "",
       parameters,
       requestBody: operation.requestBody,
       parts: [...(parameters.length > 0 ? (["params"] as const) : []), ...(operation.requestBody ? (["request"] as const) : []), "response"],
