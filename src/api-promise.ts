@@ -31,6 +31,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.#data;
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is awaited like a promise; `then` is what makes it so.
   then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
