@@ -13,6 +13,7 @@ const created = await alerts.create({
   interval: "5m",
   channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
   name: "Error rate too high",
+  message: "More than 100 errors in 5 minutes on the checkout dashboard.",
 });
 console.log(`alert ${created.id} is ${created.state}`);
 

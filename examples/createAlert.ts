@@ -11,6 +11,5 @@ const alert = await alerts.create({
   thresholdType: "below",
   interval: "1h",
   channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" },
-  name: "No sign-ups for an hour",
 });
 console.log(alert.id, alert.state);

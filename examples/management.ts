@@ -13,13 +13,21 @@ const { name, state } = await management.pipes.get(pipe);
 console.log(`pipe ${name} is ${state}`);
 
 // PUT replaces every setting: fields left out (or null) go back to the service default.
-const settings = await management.pipes.updateSettings(pipe, { streaming_max_insert_wait_ms: 5000, engine_max_insert_threads: 4 });
+const settings = await management.pipes.updateSettings(pipe, {
+  streaming_max_insert_wait_ms: 5000,
+  engine_max_insert_threads: 4,
+  engine_parallel_view_processing: true,
+});
 console.log(`streaming_max_insert_wait_ms is now ${settings.streaming_max_insert_wait_ms}`);
 
 // The endpoint type decides the required fields; TypeScript checks them before the validator does.
 const endpoint = await management.reversePrivateEndpoints.create(
   { serviceId: pipe.serviceId },
-  { type: "VPC_ENDPOINT_SERVICE", vpcEndpointServiceName: "com.amazonaws.vpce.eu-west-1.vpce-svc-0a1b2c3d4e5f60718" },
+  {
+    type: "VPC_ENDPOINT_SERVICE",
+    description: "Kafka brokers behind our endpoint service",
+    vpcEndpointServiceName: "com.amazonaws.vpce.eu-west-1.vpce-svc-0a1b2c3d4e5f60718",
+  },
 );
 console.log(`endpoint ${endpoint.id} is ${endpoint.status}`);
 

@@ -408,8 +408,8 @@ function settingsResponseVectors(operation) {
       "bounds are inclusive",
     ),
     valid(
-      "both boolean settings set",
-      envelope({ ...defaultSettings, object_storage_use_cluster_function: true, engine_parallel_view_processing: false }),
+      "every boolean setting set",
+      envelope({ ...defaultSettings, ...Object.fromEntries(booleanSettings.map((name) => [name, true])) }),
       "boolean settings are booleans or null",
     ),
     valid("an unknown setting", envelope({ ...defaultSettings, engine_new_knob: 1 }), "responses are open: clients ignore unknown fields"),
