@@ -7,8 +7,7 @@ import * as openapiFetch from "openapi-fetch";
 import { ApiPromise, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError, type ValidationIssue } from "./errors.js";
-import type { Log } from "./logging.js";
-import { bodyOf, type CallPolicy, callPolicy, createPolicyFetch, PlainRequest, requestIdOf } from "./policy-fetch.js";
+import { bodyOf, type CallPolicy, callPolicy, createPolicyFetch, PlainRequest, type PolicyFetchConfig, requestIdOf } from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators } from "./validation.js";
 
@@ -17,18 +16,10 @@ import { issuesOf, type OperationValidators } from "./validation.js";
 const createClient: typeof openapiFetch.default =
   (openapiFetch.default as unknown as { default?: typeof openapiFetch.default }).default ?? openapiFetch.default;
 
-export interface TransportConfig {
-  baseUrl: string;
-  /** The complete `Authorization` header value. */
-  authorization: string;
-  fetch: typeof fetch;
-  timeoutMs: number;
-  maxRetries: number;
-  maxResponseBytes: number;
+/** What the policy fetch needs, and what the typed calls add on top of it. */
+export interface TransportConfig extends PolicyFetchConfig {
   validateRequests: boolean;
   validateResponses: boolean;
-  /** Undefined when logging is off, so no log line is even formatted. */
-  log: Log | undefined;
   /** Build-time validators by `METHOD /path/{template}`. */
   validators: Record<string, OperationValidators>;
   /** The envelope field that holds the resource: `result` (management) or `data` (alerting). */
