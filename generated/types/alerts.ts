@@ -58,16 +58,22 @@ export interface components {
         AlertThreshold: AlertThreshold;
         /**
          * @description How often the alert is evaluated, and over which window.
+         *
+         *     One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`.
          * @enum {string}
          */
         AlertInterval: AlertInterval;
         /**
          * @description Whether the alert fires when the value goes above or below the threshold.
+         *
+         *     One of `above`, `below`.
          * @enum {string}
          */
         AlertThresholdType: AlertThresholdType;
         /**
          * @description Kind of notification channel; `webhook` is the only kind.
+         *
+         *     Always `webhook`.
          * @enum {string}
          */
         AlertChannelType: AlertChannelType;
@@ -117,6 +123,8 @@ export interface components {
         AlertRequest: AlertRequest;
         /**
          * @description What the alert watches, a dashboard tile or a saved search.
+         *
+         *     One of `tile`, `search`.
          * @enum {string}
          */
         AlertSource: AlertSource;
@@ -285,16 +293,22 @@ export interface operations {
 export type AlertThreshold = number;
 /**
  * @description How often the alert is evaluated, and over which window.
+ *
+ *     One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`.
  * @enum {string}
  */
 export type AlertInterval = "1m" | "5m" | "15m" | "30m" | "1h" | "6h" | "12h" | "1d";
 /**
  * @description Whether the alert fires when the value goes above or below the threshold.
+ *
+ *     One of `above`, `below`.
  * @enum {string}
  */
 export type AlertThresholdType = "above" | "below";
 /**
  * @description Kind of notification channel; `webhook` is the only kind.
+ *
+ *     Always `webhook`.
  * @enum {string}
  */
 export type AlertChannelType = "webhook";
@@ -306,6 +320,7 @@ export type AlertChannelType = "webhook";
 export type ObjectId = string;
 /** @description Where the alert is sent when it fires. */
 export type AlertChannelRequest = {
+    /** @description Always `webhook`. */
     type: AlertChannelType;
     /** @description ID of the webhook to call. */
     webhookId: ObjectId;
@@ -330,12 +345,14 @@ export type AlertMessage = string | null;
  */
 export type AlertTileRequest = {
     threshold: AlertThreshold;
+    /** @description One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`. */
     interval: AlertInterval;
     /**
      * @description The alert watches a dashboard tile. (enum property replaced by openapi-typescript)
      * @enum {string}
      */
     source: "tile";
+    /** @description One of `above`, `below`. */
     thresholdType: AlertThresholdType;
     channel: AlertChannelRequest;
     /** @description ID of the dashboard that holds the tile. */
@@ -362,12 +379,14 @@ export type AlertGroupBy = string | null;
  */
 export type AlertSearchRequest = {
     threshold: AlertThreshold;
+    /** @description One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`. */
     interval: AlertInterval;
     /**
      * @description The alert watches a saved search. (enum property replaced by openapi-typescript)
      * @enum {string}
      */
     source: "search";
+    /** @description One of `above`, `below`. */
     thresholdType: AlertThresholdType;
     channel: AlertChannelRequest;
     /**
@@ -391,6 +410,8 @@ export type AlertSearchRequest = {
 export type AlertRequest = AlertTileRequest | AlertSearchRequest;
 /**
  * @description What the alert watches, a dashboard tile or a saved search.
+ *
+ *     One of `tile`, `search`.
  * @enum {string}
  */
 export type AlertSource = "tile" | "search";
@@ -401,8 +422,12 @@ export type AlertSource = "tile" | "search";
 export type AlertState = "inactive" | "active" | (string & {});
 /** @description Where the alert is sent when it fires. */
 export type AlertChannel = {
-    /** @description Kind of notification channel (known value `webhook`; others may appear). */
-    type?: AlertChannelType | string;
+    /**
+     * @description Kind of notification channel (known value `webhook`; others may appear).
+     *
+     *     Known values: `webhook`; others may appear.
+     */
+    type?: AlertChannelType | (string & {});
     /** @description ID of the webhook the alert calls. */
     webhookId?: string;
 };
@@ -419,12 +444,25 @@ export type Alert = {
     /** @description Message sent with the notification; null when none was given. */
     message: string | null;
     threshold: AlertThreshold;
-    /** @description How often the alert is evaluated (known values below; others may appear). */
-    interval: AlertInterval | string;
-    /** @description Whether the alert fires above or below the threshold (known values below; others may appear). */
-    thresholdType: AlertThresholdType | string;
-    /** @description What the alert watches (known values below; others may appear). */
-    source: AlertSource | string;
+    /**
+     * @description How often the alert is evaluated (known values below; others may appear).
+     *
+     *     Known values: `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`; others may appear.
+     */
+    interval: AlertInterval | (string & {});
+    /**
+     * @description Whether the alert fires above or below the threshold (known values below; others may appear).
+     *
+     *     Known values: `above`, `below`; others may appear.
+     */
+    thresholdType: AlertThresholdType | (string & {});
+    /**
+     * @description What the alert watches (known values below; others may appear).
+     *
+     *     Known values: `tile`, `search`; others may appear.
+     */
+    source: AlertSource | (string & {});
+    /** @description Known values: `inactive`, `active`; others may appear. */
     state: AlertState;
     channel: AlertChannel;
     /** @description ID of the team that owns the alert. */

@@ -197,6 +197,8 @@ export interface components {
         ReversePrivateEndpointVpcResourceRequest: ReversePrivateEndpointVpcResourceRequest;
         /**
          * @description How pipes authenticate to the Kafka cluster.
+         *
+         *     One of `SASL_IAM`, `SASL_SCRAM`.
          * @enum {string}
          */
         KafkaAuthentication: KafkaAuthentication;
@@ -216,6 +218,9 @@ export interface components {
          *     `VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs
          *     `vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`
          *     needs `kafkaClusterArn` and `kafkaAuthentication`.
+         *
+         *
+         *     One of `VPC_ENDPOINT_SERVICE`, `VPC_RESOURCE`, `KAFKA_MULTI_VPC`.
          * @enum {string}
          */
         ReversePrivateEndpointType: ReversePrivateEndpointType;
@@ -246,7 +251,11 @@ export interface components {
         PipeScaling: PipeScaling;
         /** @description A log-stream source (a Kafka-compatible broker). */
         LogStreamSource: LogStreamSource;
-        /** @description Compression of the source objects. New values may appear; clients must accept any string. */
+        /**
+         * @description Compression of the source objects. New values may appear; clients must accept any string.
+         *
+         *     Known values: `none`, `gzip`, `gz`, `brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`; others may appear.
+         */
         Compression: Compression;
         /** @description An object-storage source (files in a bucket or a container). */
         ObjectStorageSource: ObjectStorageSource;
@@ -790,6 +799,8 @@ export type ReversePrivateEndpointVpcResourceRequest = {
 };
 /**
  * @description How pipes authenticate to the Kafka cluster.
+ *
+ *     One of `SASL_IAM`, `SASL_SCRAM`.
  * @enum {string}
  */
 export type KafkaAuthentication = "SASL_IAM" | "SASL_SCRAM";
@@ -809,6 +820,7 @@ export type ReversePrivateEndpointKafkaMultiVpcRequest = {
     vpcResourceShareArn?: NotForThisType;
     /** @description ARN of the Kafka cluster. */
     kafkaClusterArn: NonEmptyString;
+    /** @description One of `SASL_IAM`, `SASL_SCRAM`. */
     kafkaAuthentication: KafkaAuthentication;
 };
 /**
@@ -822,6 +834,9 @@ export type ReversePrivateEndpointRequest = ReversePrivateEndpointVpcEndpointSer
  *     `VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs
  *     `vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`
  *     needs `kafkaClusterArn` and `kafkaAuthentication`.
+ *
+ *
+ *     One of `VPC_ENDPOINT_SERVICE`, `VPC_RESOURCE`, `KAFKA_MULTI_VPC`.
  * @enum {string}
  */
 export type ReversePrivateEndpointType = "VPC_ENDPOINT_SERVICE" | "VPC_RESOURCE" | "KAFKA_MULTI_VPC";
@@ -850,8 +865,12 @@ export type ReversePrivateEndpoint = {
     serviceId: string;
     /** @description Free text describing the endpoint. */
     description?: string;
-    /** @description Kind of endpoint (known values below; others may appear). */
-    type: ReversePrivateEndpointType | string;
+    /**
+     * @description Kind of endpoint (known values below; others may appear).
+     *
+     *     Known values: `VPC_ENDPOINT_SERVICE`, `VPC_RESOURCE`, `KAFKA_MULTI_VPC`; others may appear.
+     */
+    type: ReversePrivateEndpointType | (string & {});
     /** @description Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`). */
     vpcEndpointServiceName?: string | null;
     /** @description ID of the VPC resource configuration (type `VPC_RESOURCE`). */
@@ -860,14 +879,19 @@ export type ReversePrivateEndpoint = {
     vpcResourceShareArn?: string | null;
     /** @description ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`). */
     kafkaClusterArn?: string | null;
-    /** @description How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear). */
-    kafkaAuthentication?: KafkaAuthentication | (string | null);
+    /**
+     * @description How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).
+     *
+     *     One of `SASL_IAM`, `SASL_SCRAM`.
+     */
+    kafkaAuthentication?: KafkaAuthentication | (string & {}) | null;
     /** @description ID of the endpoint in the cloud provider's network. */
     endpointId?: string;
     /** @description DNS names that resolve to the endpoint. */
     dnsNames?: string[];
     /** @description Private DNS names that resolve to the endpoint. */
     privateDnsNames?: string[];
+    /** @description Known values: `Unknown`, `Provisioning`, `Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`; others may appear. */
     status: ReversePrivateEndpointStatus;
 };
 /** @description Envelope of a reverse private endpoint. */
@@ -922,7 +946,11 @@ export type LogStreamSource = {
     /** @description IDs of the reverse private endpoints through which the brokers are reached. */
     reversePrivateEndpointIds?: string[] | null;
 };
-/** @description Compression of the source objects. New values may appear; clients must accept any string. */
+/**
+ * @description Compression of the source objects. New values may appear; clients must accept any string.
+ *
+ *     Known values: `none`, `gzip`, `gz`, `brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`; others may appear.
+ */
 export type Compression = "none" | "gzip" | "gz" | "brotli" | "br" | "xz" | "LZMA" | "zstd" | "auto" | (string & {});
 /** @description An object-storage source (files in a bucket or a container). */
 export type ObjectStorageSource = {
@@ -930,7 +958,11 @@ export type ObjectStorageSource = {
     url?: string;
     /** @description Field delimiter of delimited text files. */
     delimiter?: string | null;
-    /** @description Compression of the source objects; null when the service detects it. */
+    /**
+     * @description Compression of the source objects; null when the service detects it.
+     *
+     *     Known values: `none`, `gzip`, `gz`, `brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`; others may appear.
+     */
     compression?: Compression | null;
     /** @description Whether the pipe keeps ingesting new objects as they appear. */
     isContinuous?: boolean | null;
@@ -1159,6 +1191,7 @@ export type Pipe = {
     serviceId: string;
     /** @description Name of the pipe. */
     name: string;
+    /** @description Known values: `Unknown`, `Provisioning`, `Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`, `InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`, `Resync`; others may appear. */
     state: PipeState;
     scaling?: PipeScaling;
     source?: PipeSource;

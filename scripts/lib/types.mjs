@@ -26,7 +26,7 @@ export async function generateTypes(bundle) {
 
 /**
  * A copy of the bundle for type generation: references to hoisted single properties are inlined (so the field
- * carries its own description), and every description gains the bounds its schema states.
+ * carries its own description), and every description gains the bounds and known values its schema states.
  */
 function forTypes(bundle) {
   const copy = structuredClone(bundle);
@@ -35,17 +35,38 @@ function forTypes(bundle) {
     if (!node || typeof node !== "object") return node;
     const target = typeof node.$ref === "string" && node.$ref.startsWith("#/components/schemas/") ? node.$ref.slice("#/components/schemas/".length) : undefined;
     if (target && !isNamedSchema(target)) return inline(resolveRef(copy, node));
-    return withBounds(Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value)])));
+    return withFacts(copy, Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value)])));
   };
   const result = inline(copy);
   for (const name of Object.keys(result.components?.schemas ?? {})) if (!isNamedSchema(name)) delete result.components.schemas[name];
   return result;
 }
 
-/** A schema whose description also states its bounds, length and pattern. */
-function withBounds(schema) {
+/**
+ * The values an enum lists, directly, through a reference or in a branch of `anyOf`, and whether it is open: an
+ * `anyOf` with a plain string branch (any other value may come too).
+ */
+function enumValues(bundle, schema) {
+  const resolved = resolveRef(bundle, schema);
+  if (Array.isArray(resolved?.enum)) return { values: resolved.enum.filter((value) => typeof value === "string"), open: false };
+  const branches = (resolved?.anyOf ?? []).map((branch) => ({ branch: resolveRef(bundle, branch), ...enumValues(bundle, branch) }));
+  return {
+    values: branches.flatMap(({ values }) => values),
+    open: branches.some(({ branch, values, open }) => open || (branch?.type === "string" && values.length === 0)),
+  };
+}
+
+/**
+ * A schema whose description also states its bounds, length, pattern and known values: a hover on a field shows
+ * its own JSDoc, not its type's, so `state: PipeState` would otherwise hide the values completion offers.
+ */
+function withFacts(bundle, schema) {
   const { minimum, maximum, minLength, maxLength, pattern } = schema;
   const facts = [];
+  const { values, open } = enumValues(bundle, schema);
+  const listed = values.map((value) => `\`${value}\``).join(", ");
+  if (values.length > 0 && !schema.description?.includes("Known values"))
+    facts.push(open ? `Known values: ${listed}; others may appear.` : values.length === 1 ? `Always ${listed}.` : `One of ${listed}.`);
   if (minimum !== undefined && maximum !== undefined) facts.push(`Bounds: ${minimum} to ${maximum}, inclusive.`);
   else if (minimum !== undefined) facts.push(`Minimum: ${minimum}.`);
   else if (maximum !== undefined) facts.push(`Maximum: ${maximum}.`);
@@ -69,15 +90,18 @@ const unionMembers = (node) => {
 // openapi-typescript writes string literals as identifiers whose text is the quoted value.
 const isStringLiteral = (node) => (ts.isIdentifier(node) && node.text.startsWith('"')) || (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal));
 
-/** An open enum (string literals and one plain `string`, possibly with null) keeps its literals: `... | (string & {})`. */
+/**
+ * An open enum (string literals, or a named enum like `AlertInterval`, and one plain `string`, possibly with null)
+ * keeps its known values: `... | (string & {})`.
+ */
 function keepKnownValues(type) {
   if (!ts.isUnionTypeNode(type)) return undefined;
   const members = unionMembers(type);
-  const literals = members.filter(isStringLiteral);
+  const known = members.filter((node) => isStringLiteral(node) || schemaReferenced(node) !== undefined);
   const strings = members.filter((node) => node.kind === ts.SyntaxKind.StringKeyword);
-  const others = members.filter((node) => !isStringLiteral(node) && node.kind !== ts.SyntaxKind.StringKeyword);
-  if (literals.length === 0 || strings.length !== 1) return undefined;
-  return factory.createUnionTypeNode([...literals, anyOtherString, ...others]);
+  const others = members.filter((node) => !known.includes(node) && node.kind !== ts.SyntaxKind.StringKeyword);
+  if (known.length === 0 || strings.length !== 1) return undefined;
+  return factory.createUnionTypeNode([...known, anyOtherString, ...others]);
 }
 
 /** `components["schemas"]["Name"]`, the way openapi-typescript refers to a schema; else undefined. */

@@ -44,7 +44,7 @@ it("npm pack --json prints only JSON, and packs dist/, the bundles and the vecto
 
 describe("in a consumer project that installed the tarball", () => {
   let consumer: string;
-  const app = `import { createManagementClient, type PipeState } from "ingestion-api";
+  const app = `import { createAlertsClient, createManagementClient, type PipeState } from "ingestion-api";
 
 const management = createManagementClient({ baseUrl: "https://api.example.com", keyId: "id", keySecret: "secret" });
 const pipe = await management.pipes.get({ organizationId: "o", serviceId: "s", pipeId: "p" });
@@ -52,6 +52,8 @@ if (pipe.state === "Running") console.log(pipe.state);
 const known: PipeState = "Degraded";
 await management.pipes.updateSettings({ organizationId: "o", serviceId: "s", pipeId: "p" }, { streaming_max_insert_wait_ms: 5000 });
 console.log(known);
+const alert = await createAlertsClient({ baseUrl: "https://alerts.example.com", token: "t" }).get("65f1c2d3e4b5a69788796a10");
+if (alert.thresholdType === "above") console.log(alert.state);
 `;
 
   beforeAll(() => {
@@ -112,12 +114,20 @@ console.log(known);
     expect(diagnostics).toEqual([]);
   });
 
-  it("offers the known values of pipe.state (an open enum) in completion, and names its type on hover", () => {
+  it("offers the known values of pipe.state (an open enum) in completion, and names its type and values on hover", () => {
     const { service, file, at, hover } = editor();
     const names = service.getCompletionsAtPosition(file, at('"Running"', 1), {})?.entries.map((entry) => entry.name);
     expect(names).toEqual(expect.arrayContaining(["Running", "Degraded", "Stopped", "Failed"]));
     expect(hover(at("pipe.state", 5))).toContain("state: PipeState");
+    expect(hover(at("pipe.state", 5))).toContain("Known values: `Unknown`, `Provisioning`, `Running`");
     expect(hover(at("PipeState"))).toContain('"Running"');
+  });
+
+  it("offers the known values of an open enum that refers to a closed one (an alert's thresholdType)", () => {
+    const { service, file, at, hover } = editor();
+    const names = service.getCompletionsAtPosition(file, at('"above"', 1), {})?.entries.map((entry) => entry.name);
+    expect(names).toEqual(["above", "below"]);
+    expect(hover(at("alert.thresholdType", 7))).toContain("Known values: `above`, `below`; others may appear.");
   });
 
   it("shows updateSettings' description on hover", () => {

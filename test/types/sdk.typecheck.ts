@@ -100,6 +100,10 @@ expectTypeOf<"Hibernating">().toExtend<PipeState>();
 expectTypeOf<AlertState>().not.toEqualTypeOf<string>();
 expectTypeOf<ReversePrivateEndpointStatus>().not.toEqualTypeOf<string>();
 expectTypeOf<"PendingAcceptance">().toExtend<ReversePrivateEndpointStatus>();
+// Also where the open enum refers to a closed one that requests use (`AlertThresholdType | string` collapsed).
+expectTypeOf<Alert["thresholdType"]>().not.toEqualTypeOf<string>();
+expectTypeOf<Alert["interval"]>().not.toEqualTypeOf<string>();
+expectTypeOf<"above">().toExtend<Alert["thresholdType"]>();
 
 // Signatures name the contract's types.
 expectTypeOf(management.pipes.get).returns.toEqualTypeOf<ApiPromise<Pipe>>();
