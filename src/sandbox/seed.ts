@@ -20,13 +20,19 @@ function exampleTags(): Record<string, string> {
   return Object.fromEntries(filters.map((item) => item.slice("tag:".length).split("=")).map(([key, value]) => [key as string, value ?? "true"]));
 }
 
-/** The default data: the named examples of the operations that answer with each kind of resource. */
+/**
+ * The default data: the named examples of the operations that answer with each kind of resource. The docs answer
+ * the filter parameter's example with the first services example, so its services carry the tags that filter
+ * names; the services of the other examples carry none, so a filter visibly narrows the list.
+ */
 export function exampleSeed(): SandboxData {
   const organizationId = bundles.management.components.parameters?.OrganizationId?.example as string;
   const tags = exampleTags();
   const results = (operationId: string) => successExamples(operationId).map((envelope) => (envelope as { result: unknown }).result);
   return {
-    services: (results("listServices") as Service[][]).flat().map((service) => ({ organizationId, tags: { ...tags }, service })),
+    services: (results("listServices") as Service[][]).flatMap((services, index) =>
+      services.map((service) => ({ organizationId, tags: index === 0 ? { ...tags } : {}, service })),
+    ),
     pipes: results("getPipe") as Pipe[],
     reversePrivateEndpoints: results("createReversePrivateEndpoint") as ReversePrivateEndpoint[],
     alerts: successExamples("getAlert").map((envelope) => (envelope as { data: Alert }).data),
