@@ -83,7 +83,13 @@ try {
   const stop = () => sandbox.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  const counts = `${seed.services.length} services, ${seed.pipes.length} pipes, ${seed.reversePrivateEndpoints.length} reverse private endpoints, ${seed.alerts.length} alerts`;
+  const count = (items: unknown[], name: string) => `${items.length} ${name}${items.length === 1 ? "" : "s"}`;
+  const counts = [
+    count(seed.services, "service"),
+    count(seed.pipes, "pipe"),
+    count(seed.reversePrivateEndpoints, "reverse private endpoint"),
+    count(seed.alerts, "alert"),
+  ].join(", ");
   console.log(`ingestion-api sandbox ${packageJson.version} on ${sandbox.url}
   management  ${sandbox.url}/v1/...      HTTP Basic: key id ${shown(chosen.keyId)}, key secret ${shown(chosen.keySecret)}
   alerts      ${sandbox.url}/api/v2/...  Bearer token ${shown(chosen.token)}

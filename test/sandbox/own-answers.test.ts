@@ -155,7 +155,7 @@ describe("the ingestion-api command (dist/cli.js)", () => {
       expect(output()).toContain("Bearer token (from INGESTION_ALERTS_TOKEN)");
       expect(output()).not.toContain("from-the-environment");
       expect(output()).toContain("key id sandbox-key-id");
-      expect(output()).toContain("0 services, 0 pipes, 0 reverse private endpoints, 1 alerts");
+      expect(output()).toContain("0 services, 0 pipes, 0 reverse private endpoints, 1 alert");
       const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
       const response = await fetch(`${url}/api/v2/alerts/${alerts[0]?.id}`, { headers: { authorization: "Bearer from-the-environment" } });
       expect(await response.json()).toEqual({ data: alerts[0] });
