@@ -13,6 +13,7 @@ export interface Bundle {
   components: {
     examples?: Record<string, { value: unknown }>;
     parameters?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
+    schemas?: Record<string, { oneOf?: { $ref: string }[]; properties?: Record<string, { $ref?: string }> }>;
   };
 }
 
@@ -80,4 +81,17 @@ export function successExamples(operationId: string): unknown[] {
 
 interface Media {
   content?: Record<string, { examples?: Record<string, { $ref?: string; value?: unknown }> }>;
+}
+
+/** The endpoint request's fields that belong to one type: another type's branch allows them only as null. */
+export function typeDependentEndpointFields(): string[] {
+  const schemas = bundles.management.components.schemas ?? {};
+  const named = (ref: string) => schemas[ref.split("/").pop() as string];
+  const branches = (schemas.ReversePrivateEndpointRequest?.oneOf ?? []).map(({ $ref }) => named($ref));
+  const fields = branches.flatMap((branch) =>
+    Object.entries(branch?.properties ?? {})
+      .filter(([, property]) => property.$ref?.endsWith("/NotForThisType"))
+      .map(([name]) => name),
+  );
+  return [...new Set(fields)];
 }

@@ -2,6 +2,7 @@
 // replaces, and which unknown id gives which 404. Requests reach them already authenticated and validated.
 import type { Alert, AlertRequest, Pipe, PipeSettings, ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../types.js";
 import { type Answer, failure, success } from "./answers.js";
+import { typeDependentEndpointFields } from "./contract.js";
 import { newEndpointId, newObjectId, newUuid, now } from "./ids.js";
 import type { SandboxData } from "./seed.js";
 
@@ -40,8 +41,8 @@ function matches(tags: Record<string, string>, filter: string): boolean {
   return Object.hasOwn(tags, key) && (value === undefined || tags[key] === value);
 }
 
-// Every field of every type: a created endpoint answers the other types' fields as null, as the example does.
-const endpointFields = ["vpcEndpointServiceName", "vpcResourceConfigurationId", "vpcResourceShareArn", "kafkaClusterArn", "kafkaAuthentication"] as const;
+// A created endpoint answers the other types' fields as null, as the example does.
+const endpointFields = typeDependentEndpointFields();
 
 export const handlers: Record<string, Handler> = {
   listServices(data, { path, query }) {

@@ -53,6 +53,9 @@ describe("round trips", () => {
       const created = await management.reversePrivateEndpoints.create({ serviceId }, body);
       expect(created).toMatchObject({ ...body, serviceId, status: "Ready" });
       expect(created.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      // The fields the example answer has, the other types' ones as null.
+      const { result: example } = operation("createReversePrivateEndpoint").exampleResponse() as { result: object };
+      expect(Object.keys(created).sort()).toEqual(Object.keys(example).sort());
       const readBack = await fetch(`${running.sandbox.url}/_sandbox/reversePrivateEndpoints/${created.id}`);
       expect(await readBack.json()).toEqual(created);
     },
