@@ -39,9 +39,11 @@ const [esmBuild] = await Promise.all([
   build({ ...common, format: "esm", outfile: join(outDir, "index.js"), metafile: true }),
   build({ ...common, format: "cjs", outfile: join(outDir, "index.cjs") }),
   // The package's command (`ingestion-api sandbox`): a Node program of its own, bundled with the bundles and
-  // validators it serves, so the client entry above never carries it.
+  // validators it serves, so the client entry above never carries it. No source map: it would hold those bundles
+  // and validators a second time (600 kB), for stack traces of a test server.
   build({
     ...common,
+    sourcemap: false,
     entryPoints: ["src/sandbox/cli.ts"],
     platform: "node",
     format: "esm",
@@ -100,4 +102,4 @@ for (const source of program.getSourceFiles()) {
   }
 }
 
-console.error(`compile: wrote dist/index.js (${esm.length} B), dist/index.cjs and ${declarations.length} declarations with .d.cts twins`);
+console.error(`compile: wrote dist/index.js (${esm.length} B), dist/index.cjs, dist/cli.js and ${declarations.length} declarations with .d.cts twins`);
