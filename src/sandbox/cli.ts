@@ -13,7 +13,7 @@ const usage = `usage: ingestion-api sandbox [--port N] [--host ADDRESS] [--seed 
 A stateful server of both interfaces (management under /v1, alerting under /api/v2) for integration tests:
 created resources can be read back, settings replaced and read again, requests are checked against the contract.
   --port        port to listen on (default ${defaultPort}; 0 picks a free one)
-  --host        address to listen on (default 127.0.0.1)
+  --host        address to listen on (default 127.0.0.1; another one also exposes the /_sandbox/ routes, which take no credentials)
   --seed        a JSON file of { services, pipes, reversePrivateEndpoints, alerts } to start with, instead of the
                 specs' examples (GET /_sandbox/state answers the current data in that shape)
   --key-id, --key-secret   HTTP Basic credentials of the management interface (default ${credentialVariables.keyId}, ${credentialVariables.keySecret}, else printed)
