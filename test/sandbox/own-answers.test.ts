@@ -93,7 +93,7 @@ describe("Prism in front of a wrong sandbox", () => {
     if (!pipe) throw new Error("the examples seed no pipe");
     const maximum = resolve("management", bundles.management.components.schemas.engine_max_threads).maximum as number;
     pipe.settings = { engine_max_threads: maximum + 1 };
-    const running = await startSandboxBehindPrism(seed);
+    const running = await startSandboxBehindPrism(seed, ["management"]);
     try {
       const flagged: string[] = [];
       const url = `${running.proxyUrl.management}/v1/organizations/${seed.services[0]?.organizationId}/services/${pipe.serviceId}/pipes/${pipe.id}/settings`;

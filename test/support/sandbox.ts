@@ -12,19 +12,19 @@ export const sandboxCredentials: SandboxCredentials = { keyId, keySecret, token 
 
 export interface SandboxBehindPrism {
   sandbox: Sandbox;
-  /** Prism's proxy URL per interface: what a client talks to. */
+  /** Prism's proxy URL per proxied interface: what a client talks to. */
   proxyUrl: Record<Api, string>;
   stop(): Promise<void>;
 }
 
-/** Starts a sandbox with `seed` (the specs' examples by default) and the proxies in front of it. */
-export async function startSandboxBehindPrism(seed: SandboxData = exampleSeed()): Promise<SandboxBehindPrism> {
+/** Starts a sandbox with `seed` (the specs' examples by default) and the proxies of `proxied` (both) in front of it. */
+export async function startSandboxBehindPrism(seed: SandboxData = exampleSeed(), proxied: readonly Api[] = apis): Promise<SandboxBehindPrism> {
   const sandbox = await startSandbox({ seed, credentials: sandboxCredentials });
   let proxies: MockServer[];
   try {
     proxies = await startMocks(
       await Promise.all(
-        apis.map(async (api) => ({ bundle: `generated/openapi/${api}.json`, port: await freePort(), upstream: sandbox.url, forwardInvalidRequests: true })),
+        proxied.map(async (api) => ({ bundle: `generated/openapi/${api}.json`, port: await freePort(), upstream: sandbox.url, forwardInvalidRequests: true })),
       ),
     );
   } catch (error) {
@@ -33,7 +33,7 @@ export async function startSandboxBehindPrism(seed: SandboxData = exampleSeed())
   }
   return {
     sandbox,
-    proxyUrl: Object.fromEntries(apis.map((api, index) => [api, proxies[index]?.url ?? ""])) as Record<Api, string>,
+    proxyUrl: Object.fromEntries(proxied.map((api, index) => [api, proxies[index]?.url ?? ""])) as Record<Api, string>,
     stop: async () => {
       await Promise.all(proxies.map(stopMock));
       await sandbox.close();
