@@ -1,6 +1,7 @@
 // npm run compile: builds the package into dist/ from src/ (and the generated/ modules it imports).
 //   dist/index.js, dist/index.cjs   one bundled ES module and one CommonJS file (esbuild): generated/validators
 //                                   inlined, dependencies (openapi-fetch) left as imports, minified
+//   dist/cli.js                     the `ingestion-api` command (the sandbox), a Node program bundled on its own
 //   dist/<path>.d.ts, .d.cts        tsc's declarations for src/ and generated/, tree kept as in the repo;
 //                                   each .d.ts has a .d.cts twin whose relative imports end in .cjs, so
 //                                   `require` consumers get CommonJS-typed declarations (what attw checks)
@@ -37,6 +38,18 @@ const common = {
 const [esmBuild] = await Promise.all([
   build({ ...common, format: "esm", outfile: join(outDir, "index.js"), metafile: true }),
   build({ ...common, format: "cjs", outfile: join(outDir, "index.cjs") }),
+  // The package's command (`ingestion-api sandbox`): a Node program of its own, bundled with the bundles and
+  // validators it serves, so the client entry above never carries it. No source map: it would hold those bundles
+  // and validators a second time (600 kB), for stack traces of a test server.
+  build({
+    ...common,
+    sourcemap: false,
+    entryPoints: ["src/sandbox/cli.ts"],
+    platform: "node",
+    format: "esm",
+    outfile: join(outDir, "cli.js"),
+    banner: { js: "#!/usr/bin/env node" },
+  }),
 ]);
 
 // The ES module imports its dependencies and nothing else: no Node built-in, no require().
@@ -89,4 +102,4 @@ for (const source of program.getSourceFiles()) {
   }
 }
 
-console.error(`compile: wrote dist/index.js (${esm.length} B), dist/index.cjs and ${declarations.length} declarations with .d.cts twins`);
+console.error(`compile: wrote dist/index.js (${esm.length} B), dist/index.cjs, dist/cli.js and ${declarations.length} declarations with .d.cts twins`);

@@ -1,23 +1,29 @@
-// npm start: builds the bundles and docs if missing or stale, serves build/docs on 127.0.0.1:8080 and runs the Prism
-// mocks of both bundles on 4010 and 4011. Ctrl-C stops everything.
+// npm start: builds the bundles, the package and the docs if missing or stale, serves build/docs on 127.0.0.1:8080,
+// runs the sandbox (`ingestion-api sandbox`) on 4012 and, in front of it, a Prism proxy per interface on 4010 and 4011
+// that checks every answer against the contract. `npm run mock` (--mock) runs Prism's static mocks there instead.
+// Ctrl-C stops everything.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
-import { curlSample } from "./lib/code-samples.mjs";
+import { demoCredentials } from "./lib/code-samples.mjs";
 import { killAllMocksNow, portInUse, startMocks, stopMock } from "./lib/mock-servers.mjs";
-import { operationsOf } from "./lib/openapi.mjs";
+import { startSandboxBehindPrism } from "./lib/sandbox-process.mjs";
+import { sandboxTour, staticMockTour } from "./lib/sandbox-tour.mjs";
 import { root } from "./lib/toolchain.mjs";
 
+const staticMocks = process.argv.includes("--mock");
+const label = staticMocks ? "npm run mock" : "npm start";
 const docsDir = join(root, "build", "docs");
 const ports = [
   { name: "docs", variable: "DOCS_PORT", fallback: 8080 },
   { name: "management", variable: "MANAGEMENT_MOCK_PORT", fallback: 4010 },
   { name: "alerts", variable: "ALERTS_MOCK_PORT", fallback: 4011 },
+  ...(staticMocks ? [] : [{ name: "sandbox", variable: "SANDBOX_PORT", fallback: 4012 }]),
 ].map((port) => ({ ...port, value: Number(process.env[port.variable] || port.fallback) }));
 
 function fail(message) {
-  console.error(`npm start: ${message}`);
+  console.error(`${label}: ${message}`);
   process.exit(1);
 }
 
@@ -27,11 +33,11 @@ for (const { variable, value } of ports) {
   if (twin) fail(`${variable} and ${twin.variable} are both ${value}; give each its own port`);
   if (await portInUse(value)) fail(`port ${value} is already in use; set ${variable} to another port`);
 }
-const [docsPort, managementPort, alertsPort] = ports.map((port) => port.value);
+const [docsPort, managementPort, alertsPort, sandboxPort] = ports.map((port) => port.value);
 
-// The bundles and the docs are rebuilt first when a spec, an example or a docs script changed since.
+// The bundles, the package (the sandbox is its dist/cli.js) and the docs are rebuilt first when an input changed since.
 try {
-  buildWhatIsStale("npm start", ["generate", "docs"]);
+  buildWhatIsStale(label, ["generate", ...(staticMocks ? [] : ["compile"]), "docs"]);
 } catch (error) {
   fail(error.message);
 }
@@ -95,7 +101,7 @@ const stopAll = async () => {
 process.on("exit", killAllMocksNow);
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => {
-    console.log("\nnpm start: stopping");
+    console.log(`\n${label}: stopping`);
     stopAll().then(() => process.exit(0));
   });
 }
@@ -103,10 +109,12 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 try {
   await new Promise((resolve, reject) => docsServer.once("error", reject).listen(docsPort, "127.0.0.1", resolve));
   mocks.push(
-    ...(await startMocks([
-      { bundle: "generated/openapi/management.json", port: managementPort },
-      { bundle: "generated/openapi/alerts.json", port: alertsPort },
-    ])),
+    ...(staticMocks
+      ? await startMocks([
+          { bundle: "generated/openapi/management.json", port: managementPort },
+          { bundle: "generated/openapi/alerts.json", port: alertsPort },
+        ])
+      : await startSandboxBehindPrism({ sandbox: sandboxPort, management: managementPort, alerts: alertsPort }, demoCredentials)),
   );
 } catch (error) {
   await stopAll();
@@ -115,27 +123,24 @@ try {
 for (const mock of mocks) {
   mock.child.on("exit", (code) => {
     if (stopping) return;
-    console.error(`npm start: the ${mock.bundle} mock stopped (code ${code}); stopping everything`);
+    console.error(`${label}: the server of ${mock.bundle} stopped (code ${code}); stopping everything`);
     stopAll().then(() => process.exit(1));
   });
 }
 
-function sample(api, operationId, baseUrl) {
-  const bundle = JSON.parse(readFileSync(join(root, "generated", "openapi", `${api}.json`), "utf8"));
-  const entry = operationsOf(bundle).find(({ operation }) => operation.operationId === operationId);
-  return curlSample(bundle, entry, { baseUrl, demoCredentials: true });
-}
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-const [management, alerts] = mocks;
+const [management, alerts, sandbox] = staticMocks ? mocks : mocks.slice(1).concat(mocks[0]);
 console.log(`ingestion-api ${version}
   docs        http://127.0.0.1:${docsPort}/
-  management  ${management.url}   (Prism mock of generated/openapi/management.json)
-  alerts      ${alerts.url}   (Prism mock of generated/openapi/alerts.json)
+${
+  staticMocks
+    ? `  management  ${management.url}   (Prism mock of generated/openapi/management.json)
+  alerts      ${alerts.url}   (Prism mock of generated/openapi/alerts.json)`
+    : `  management  ${management.url}   (Prism checking generated/openapi/management.json, in front of the sandbox)
+  alerts      ${alerts.url}   (Prism checking generated/openapi/alerts.json, in front of the sandbox)
+  sandbox     ${sandbox.url}   (ingestion-api sandbox: key id ${demoCredentials.keyId}, key secret ${demoCredentials.keySecret}, token ${demoCredentials.token})`
+}
 
-Try the management mock:
-  ${sample("management", "getPipeSettings", management.url)}
-
-Try the alerts mock:
-  ${sample("alerts", "getAlert", alerts.url)}
+${(staticMocks ? staticMockTour(management.url, alerts.url) : sandboxTour(management.url, alerts.url, sandbox.url)).join("\n\n")}
 
 Ctrl-C stops everything.`);

@@ -7,28 +7,41 @@ import { root } from "./toolchain.mjs";
 
 const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/** The credentials the pasteable samples carry; `npm start` gives the same ones to the sandbox, so they work there. */
+export const demoCredentials = { keyId: "demo-key-id", keySecret: "demo-key-secret", token: "demo-token" };
+
 /**
  * A curl command for an operation with its first examples: against the spec's default server and with
- * credentials from the environment, or (`baseUrl`, `demoCredentials`) ready to paste against a mock.
+ * credentials from the environment, or (`baseUrl`, `demoCredentials`) ready to paste against a mock or the sandbox.
+ * `body` and `url` (path and query) replace the examples'; `failWithBody: false` keeps curl's exit status 0 on an
+ * error status, for a sample that shows one; `newline` ends the printed answer with one, for samples run in a row.
  * @param {any} bundle
  * @param {ReturnType<typeof operationsOf>[number]} entry
- * @param {{ baseUrl?: string, demoCredentials?: boolean }} [options]
+ * @param {{ baseUrl?: string, demoCredentials?: boolean, body?: unknown, url?: string, failWithBody?: boolean, newline?: boolean }} [options]
  */
-export function curlSample(bundle, entry, { baseUrl, demoCredentials = false } = {}) {
+export function curlSample(
+  bundle,
+  entry,
+  { baseUrl, demoCredentials: demo = false, body: bodyOverride, url: urlOverride, failWithBody = true, newline = false } = {},
+) {
   const { method, operation } = entry;
   const server = bundle.servers[0];
   const base = baseUrl ?? server.url.replace(/\{(\w+)\}/g, (_, name) => server.variables[name].default);
-  const { url, body } = exampleRequest(bundle, entry);
+  const example = exampleRequest(bundle, entry);
+  const url = urlOverride ?? example.url;
+  const body = bodyOverride ?? example.body;
 
   const scheme = Object.keys((operation.security ?? bundle.security)[0])[0];
-  // The mocks check that credentials are sent, not what they are.
   const auth =
     bundle.components.securitySchemes[scheme].scheme === "basic"
-      ? demoCredentials
-        ? "-u demo-key-id:demo-key-secret"
+      ? demo
+        ? `-u ${demoCredentials.keyId}:${demoCredentials.keySecret}`
         : `-u "$INGESTION_API_KEY_ID:$INGESTION_API_KEY_SECRET"`
-      : `-H "Authorization: Bearer ${demoCredentials ? "demo-token" : "$INGESTION_ALERTS_TOKEN"}"`;
-  const lines = [`curl -sS --fail-with-body${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${shellQuote(base + url)}`, auth];
+      : `-H "Authorization: Bearer ${demo ? demoCredentials.token : "$INGESTION_ALERTS_TOKEN"}"`;
+  const lines = [
+    `curl -sS${newline ? ` -w '\\n'` : ""}${failWithBody ? " --fail-with-body" : ""}${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${shellQuote(base + url)}`,
+    auth,
+  ];
   if (jsonMedia(bundle, operation.requestBody)) {
     if (body === undefined) throw new Error(`${operation.operationId}: the request body has no example for the curl sample`);
     lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body))}`);

@@ -15,7 +15,7 @@ function apiCard(api, bundle) {
   return `<section class="card">
   <h2><a href="${api}.html">${escapeHtml(bundle.info.title)}</a></h2>
   <p>${escapeHtml(bundle.info.summary)}</p>
-  <p class="meta">${auth} · mock at <code>${escapeHtml(variable.default)}</code> (<code>npm start</code>)</p>
+  <p class="meta">${auth} · sandbox behind Prism at <code>${escapeHtml(variable.default)}</code> (<code>npm start</code>)</p>
   <ul>${operations}</ul>
   <p><a href="${api}.html">Reference</a> · bundle <a href="openapi/${api}.json">JSON</a> · <a href="openapi/${api}.yaml">YAML</a></p>
 </section>`;

@@ -1,4 +1,5 @@
-// Starts and stops Stoplight Prism mock servers on loopback; shared by `npm start` and the test harness.
+// Starts and stops Stoplight Prism mock servers (and other local servers: the sandbox) on loopback; shared by
+// `npm start` and the test harness.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
@@ -54,13 +55,16 @@ export async function portInUse(port) {
  * Starts Prism on a bundle and resolves once it answers HTTP: a mock, or with `upstream` a validating proxy
  * in front of that server. `--errors` turns a response that breaks its schema (a mock's example, or an
  * upstream's answer) into a 500 naming the violation, so nobody is served one.
+ * `forwardInvalidRequests` (proxy only) hands a request that breaks the contract to the upstream instead of
+ * answering it with Prism's own 422: for an upstream that answers it with the contract's 400, as the sandbox does.
  * @param {string} bundle path relative to the project root
  * @param {number} port
  * @param {string} [upstream] URL of the server to proxy
+ * @param {{ forwardInvalidRequests?: boolean }} [options]
  * @returns {Promise<MockServer>}
  */
-export async function startMock(bundle, port, upstream) {
-  const mode = upstream ? ["proxy"] : ["mock"];
+export async function startMock(bundle, port, upstream, { forwardInvalidRequests = false } = {}) {
+  const mode = upstream ? ["proxy", ...(forwardInvalidRequests ? ["--validate-request=false"] : [])] : ["mock"];
   // Prism forks a cluster worker when NODE_ENV=production; one process means one kill stops it.
   const args = [
     prismCli,
@@ -76,6 +80,18 @@ export async function startMock(bundle, port, upstream) {
     join(root, bundle),
     ...(upstream ? [upstream] : []),
   ];
+  return startServer(bundle, `http://127.0.0.1:${port}`, args);
+}
+
+/**
+ * Runs a Node program that serves HTTP on loopback and resolves once it answers, remembered so that
+ * exit paths stop it with the mocks.
+ * @param {string} bundle what it serves, for error reports
+ * @param {string} url where it answers
+ * @param {string[]} args Node's arguments: the script and its own
+ * @returns {Promise<MockServer>}
+ */
+export async function startServer(bundle, url, args) {
   const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
   running.add(child);
   child.on("exit", () => running.delete(child));
@@ -87,7 +103,7 @@ export async function startMock(bundle, port, upstream) {
   child.stdout.setEncoding("utf8").on("data", record);
   child.stderr.setEncoding("utf8").on("data", record);
   child.on("error", (error) => record(`\n${error.message}\n`));
-  const server = { bundle, url: `http://127.0.0.1:${port}`, child, output: () => output };
+  const server = { bundle, url, child, output: () => output };
   try {
     await waitUntilReady(server);
   } catch (error) {
@@ -97,18 +113,18 @@ export async function startMock(bundle, port, upstream) {
   return server;
 }
 
-/** Ready once Prism answers any HTTP request; with -v warn it never prints its listening line. */
+/** Ready once the server answers any HTTP request; Prism with -v warn never prints its listening line. */
 async function waitUntilReady(/** @type {MockServer} */ server) {
   const deadline = Date.now() + readyTimeoutMs;
   while (Date.now() < deadline) {
     if (!isRunning(server.child)) {
       const { exitCode, signalCode } = server.child;
-      throw new Error(`Prism for ${server.bundle} exited early (${signalCode ?? `code ${exitCode}`}). Its output:\n${server.output() || "(none)"}`);
+      throw new Error(`The server of ${server.bundle} exited early (${signalCode ?? `code ${exitCode}`}). Its output:\n${server.output() || "(none)"}`);
     }
     if (await answers(server.url)) return;
     await delay(50);
   }
-  throw new Error(`Prism for ${server.bundle} did not answer within ${readyTimeoutMs / 1000} s. Its output:\n${server.output() || "(none)"}`);
+  throw new Error(`The server of ${server.bundle} did not answer within ${readyTimeoutMs / 1000} s. Its output:\n${server.output() || "(none)"}`);
 }
 
 async function answers(/** @type {string} */ url) {
@@ -129,11 +145,11 @@ function isRunning(/** @type {import("node:child_process").ChildProcess} */ chil
 /**
  * Starts several mocks at once. If any fails, the ones that did start are stopped before the error is thrown,
  * so a half-started set never leaves Prism running.
- * @param {{ bundle: string, port: number, upstream?: string }[]} specs
+ * @param {{ bundle: string, port: number, upstream?: string, forwardInvalidRequests?: boolean }[]} specs
  * @returns {Promise<MockServer[]>}
  */
 export async function startMocks(specs) {
-  const results = await Promise.allSettled(specs.map(({ bundle, port, upstream }) => startMock(bundle, port, upstream)));
+  const results = await Promise.allSettled(specs.map(({ bundle, port, upstream, ...options }) => startMock(bundle, port, upstream, options)));
   const started = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
   const failure = results.find((result) => result.status === "rejected");
   if (failure) {

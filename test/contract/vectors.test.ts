@@ -1,6 +1,6 @@
 // The shared test vectors (contract/vectors/) are the oracle for every rule of the contract: each vector must get
 // its verdict from every reader of the specs. Here: the SDK's generated validators, Prism (the mock for requests,
-// a validating proxy for responses), Ajv and Hyperjump over the bundle (Hyperjump reads it as an OpenAPI 3.1
+// a validating proxy for responses), the sandbox (for requests: 400 or 200), Ajv and Hyperjump over the bundle (Hyperjump reads it as an OpenAPI 3.1
 // document, written by a JSON Schema specification author), Ajv over the standalone schemas of contract/schemas/,
 // and Python's jsonschema (over the bundle and the standalone schemas) when a python3 has it.
 // The vectors are stated from the seed in contract/cases/, independently of the spec.
@@ -14,9 +14,11 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule, { type FormatName } from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type MockServer, startMocks, stopMock } from "../../scripts/lib/mock-servers.mjs";
+import { exampleSeed } from "../../src/sandbox/seed.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { type Api, apis, bundles } from "../support/bundles.js";
 import { operations, partSchema, type VectorPart } from "../support/operations.js";
-import { credentials, mockUrl } from "../support/prism.js";
+import { credentials, mockUrl, testCredentials } from "../support/prism.js";
 import { python3, pythonMissing, skipPython } from "../support/python.js";
 
 interface HttpForm {
@@ -117,6 +119,7 @@ const responseHeader = "x-vector-key";
 let upstream: Server;
 let proxies: MockServer[] = [];
 const proxyUrl = {} as Record<Api, string>;
+let sandbox: Sandbox;
 
 beforeAll(async () => {
   const bodies = new Map(cases.map((c) => [c.key, c.vector.value]));
@@ -130,9 +133,11 @@ beforeAll(async () => {
     await Promise.all(apis.map(async (api) => ({ bundle: `generated/openapi/${api}.json`, port: await freePort(), upstream: upstreamUrl }))),
   );
   for (const [index, api] of apis.entries()) proxyUrl[api] = proxies[index]?.url ?? "";
+  sandbox = await startSandbox({ seed: exampleSeed(), credentials: testCredentials });
 }, 60_000);
 
 afterAll(async () => {
+  await sandbox?.close();
   await Promise.all(proxies.map(stopMock));
   await new Promise((resolve) => upstream?.close(resolve));
 });
@@ -154,6 +159,17 @@ async function prismVerdict(c: Case, http: HttpForm): Promise<{ verdict: Verdict
   return { verdict: refused ? "invalid" : "neither", seen };
 }
 
+// --- The sandbox: a request vector sent as it is; it holds the examples' ids, so a valid request finds its resource.
+async function sandboxVerdict(c: Case, http: HttpForm): Promise<{ verdict: Verdict | "neither"; seen: string }> {
+  const response = await fetch(`${sandbox.url}${http.path}${http.query ? `?${http.query}` : ""}`, {
+    method: http.method,
+    headers: { accept: "application/json", authorization: credentials[c.api], ...http.headers },
+    ...(http.body !== undefined && { body: JSON.stringify(http.body) }),
+  });
+  const seen = `${response.status} ${(await response.text()).slice(0, 300)}`;
+  return { verdict: response.status === 200 ? "valid" : response.status === 400 ? "invalid" : "neither", seen };
+}
+
 describe.each(apis)("%s vectors", (api) => {
   it.each(cases.filter((c) => c.api === api).map((c) => [`${c.vector.operation} ${c.vector.part}: ${c.vector.name} is ${c.vector.verdict}`, c] as const))(
     "%s",
@@ -168,6 +184,10 @@ describe.each(apis)("%s vectors", (api) => {
       if (vector.http) {
         const prism = await prismVerdict(c, vector.http);
         expect(prism.verdict, `${because}; Prism answered ${prism.seen}`).toBe(vector.verdict);
+        if (vector.part !== "response") {
+          const answer = await sandboxVerdict(c, vector.http);
+          expect(answer.verdict, `${because}; the sandbox answered ${answer.seen}`).toBe(vector.verdict);
+        }
       } else {
         expect(vector.httpReason, "a vector HTTP cannot carry says why").toBeTruthy();
       }

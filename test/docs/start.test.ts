@@ -1,5 +1,7 @@
-// `npm start` as a newcomer uses it: three URLs and two curls printed, files served with their types and
-// nothing outside build/docs, a clear error on a busy or doubled port, and Ctrl-C leaves nothing running.
+// `npm start` as a newcomer uses it: the URLs and the sandbox tour's curls printed and working as pasted (a create
+// read back, settings replaced and read back, a 400 naming the setting), files served with their types and nothing
+// outside build/docs, a clear error on a busy or doubled port, and Ctrl-C leaves nothing running. `npm run mock`
+// still runs the static mocks.
 import { spawnSync } from "node:child_process";
 import { rmSync, symlinkSync } from "node:fs";
 import { type IncomingHttpHeaders, request } from "node:http";
@@ -8,7 +10,7 @@ import { join } from "node:path";
 import { expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
-import { prismOnPorts, runNpmStart, stopNpmStart } from "../support/npm-start.js";
+import { prismOnPorts, runNpmStart, sandboxOnPort, stopNpmStart } from "../support/npm-start.js";
 
 /** A GET with the path sent exactly as written (fetch would normalise `..` away before sending). */
 function rawGet(port: number, path: string): Promise<{ status: number; type: string | undefined; headers: IncomingHttpHeaders }> {
@@ -22,24 +24,42 @@ function rawGet(port: number, path: string): Promise<{ status: number; type: str
   });
 }
 
-it("prints the URLs and a curl per mock that works as pasted, serves build/docs only, and stops everything on Ctrl-C", async () => {
+/** Each printed "Try ..." block, run as pasted into sh; resolves to the JSON answers each printed, one a line. */
+function runTour(output: string): Record<string, any[]> {
+  const blocks = output.split("\n\n").filter((block) => block.startsWith("Try "));
+  return Object.fromEntries(
+    blocks.map((block) => {
+      const [title = "", ...commands] = block.split("\n");
+      const run = spawnSync("sh", ["-ec", commands.join("\n")], { encoding: "utf8", timeout: 30_000 });
+      expect(run.status, `${title}\n${run.stderr}`).toBe(0);
+      return [
+        title,
+        run.stdout
+          .trim()
+          .split("\n")
+          .map((line) => JSON.parse(line)),
+      ];
+    }),
+  );
+}
+
+it("prints the URLs and a sandbox tour that works as pasted, serves build/docs only, and stops everything on Ctrl-C", async () => {
   const npmStart = await runNpmStart();
   const { ports } = npmStart;
   try {
     const output = npmStart.output();
-    for (const url of [`http://127.0.0.1:${ports.docs}/`, `http://127.0.0.1:${ports.management}`, `http://127.0.0.1:${ports.alerts}`]) {
-      expect(output).toContain(url);
-    }
-    const curls = output
-      .split("\n\n")
-      .filter((block) => block.trimStart().startsWith("Try the"))
-      .map((block) => block.split("\n").slice(1).join("\n"));
-    expect(curls).toHaveLength(2);
-    for (const curl of curls) {
-      const run = spawnSync("sh", ["-c", curl], { encoding: "utf8", timeout: 30_000 });
-      expect(run.status, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toBeTypeOf("object");
-    }
+    for (const port of Object.values(ports)) expect(output).toContain(`http://127.0.0.1:${port}`);
+    const answers = Object.values(runTour(output));
+    expect(answers).toHaveLength(4);
+    const [endpoint, settings, badSetting, alert] = answers as [any[], any[], any[], any[]];
+    // The created endpoint, read back: a UUID of its own and the example's type.
+    expect(endpoint).toEqual([expect.objectContaining({ type: "KAFKA_MULTI_VPC", id: expect.stringMatching(/^[0-9a-f-]{36}$/) })]);
+    // The PUT's answer and the GET after it are the same settings.
+    expect(settings).toHaveLength(2);
+    expect(settings[1].result).toEqual(settings[0].result);
+    expect(badSetting).toEqual([expect.objectContaining({ status: 400, error: expect.stringMatching(/engine_\w+ must be <= \d+/) })]);
+    expect(alert).toHaveLength(1);
+    expect(alert[0].data.id).toMatch(/^[0-9a-f]{24}$/);
     expect(await rawGet(ports.docs, "/")).toMatchObject({ status: 200, type: "text/html; charset=utf-8" });
     expect(await rawGet(ports.docs, "/openapi/management.json")).toMatchObject({ status: 200, type: "application/json; charset=utf-8" });
     expect(await rawGet(ports.docs, "/openapi/alerts.yaml")).toMatchObject({ status: 200, type: "application/yaml; charset=utf-8" });
@@ -59,10 +79,25 @@ it("prints the URLs and a curl per mock that works as pasted, serves build/docs 
       expect((await rawGet(ports.docs, path)).status, path).toBe(404);
     }
     expect(prismOnPorts(ports.management, ports.alerts)).toHaveLength(2);
+    expect(sandboxOnPort(ports.sandbox)).toHaveLength(1);
   } finally {
     expect(await stopNpmStart(npmStart)).toBe(0);
   }
   expect(prismOnPorts(ports.management, ports.alerts)).toEqual([]);
+  expect(sandboxOnPort(ports.sandbox)).toEqual([]);
+}, 120_000);
+
+it("npm run mock runs the static Prism mocks, with a curl per mock that works as pasted", async () => {
+  const npmStart = await runNpmStart(["--mock"]);
+  try {
+    expect(npmStart.output()).toContain("Prism mock of generated/openapi/management.json");
+    const answers = Object.values(runTour(npmStart.output()));
+    expect(answers).toHaveLength(2);
+    for (const answer of answers) expect(answer).toEqual([expect.any(Object)]);
+    expect(sandboxOnPort(npmStart.ports.sandbox)).toEqual([]);
+  } finally {
+    expect(await stopNpmStart(npmStart)).toBe(0);
+  }
 }, 120_000);
 
 async function npmStartWith(ports: Record<string, number>) {
@@ -74,27 +109,31 @@ async function npmStartWith(ports: Record<string, number>) {
   });
 }
 
-it.each(["DOCS_PORT", "MANAGEMENT_MOCK_PORT", "ALERTS_MOCK_PORT"])("a busy %s gives a one-line error naming the port and the variable", async (variable) => {
-  const blocker = createServer();
-  const port = await freePort();
-  await new Promise<void>((resolve) => blocker.listen(port, "127.0.0.1", resolve));
-  try {
-    const run = await npmStartWith({
-      DOCS_PORT: await freePort(),
-      MANAGEMENT_MOCK_PORT: await freePort(),
-      ALERTS_MOCK_PORT: await freePort(),
-      [variable]: port,
-    });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toBe(`npm start: port ${port} is already in use; set ${variable} to another port\n`);
-  } finally {
-    blocker.close();
-  }
-});
+it.each(["DOCS_PORT", "MANAGEMENT_MOCK_PORT", "ALERTS_MOCK_PORT", "SANDBOX_PORT"])(
+  "a busy %s gives a one-line error naming the port and the variable",
+  async (variable) => {
+    const blocker = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => blocker.listen(port, "127.0.0.1", resolve));
+    try {
+      const run = await npmStartWith({
+        DOCS_PORT: await freePort(),
+        MANAGEMENT_MOCK_PORT: await freePort(),
+        ALERTS_MOCK_PORT: await freePort(),
+        SANDBOX_PORT: await freePort(),
+        [variable]: port,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`npm start: port ${port} is already in use; set ${variable} to another port\n`);
+    } finally {
+      blocker.close();
+    }
+  },
+);
 
 it("refuses two variables set to the same port, naming both", async () => {
   const port = await freePort();
-  const run = await npmStartWith({ DOCS_PORT: await freePort(), MANAGEMENT_MOCK_PORT: port, ALERTS_MOCK_PORT: port });
+  const run = await npmStartWith({ DOCS_PORT: await freePort(), MANAGEMENT_MOCK_PORT: port, ALERTS_MOCK_PORT: port, SANDBOX_PORT: await freePort() });
   expect(run.status).toBe(1);
   expect(run.stderr).toBe(`npm start: MANAGEMENT_MOCK_PORT and ALERTS_MOCK_PORT are both ${port}; give each its own port\n`);
 });

@@ -2,7 +2,8 @@
 // compiles dist/, `npm pack --json` prints only JSON, and in a consumer project `tsc --strict` passes and the
 // editor (TypeScript's language service) shows the known values of an open enum, each method's description,
 // and each field's description and bounds. Packed from a copy, so this suite's build never races dist/.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
@@ -34,6 +35,7 @@ it("npm pack --json prints only JSON, and packs dist/, the bundles and the vecto
     expect.arrayContaining([
       "dist/index.js",
       "dist/index.cjs",
+      "dist/cli.js",
       "dist/src/index.d.ts",
       "generated/openapi/management.json",
       "contract/vectors/alerts/createAlert.json",
@@ -140,5 +142,31 @@ if (alert.thresholdType === "above") console.log(alert.state);
     const shown = hover(at("streaming_max_insert_wait_ms", 1));
     expect(shown).toContain("Maximum wait, in milliseconds, before inserting streamed data");
     expect(shown).toContain("Bounds: 500 to 60000, inclusive.");
+  });
+
+  it("runs its ingestion-api command (the sandbox) from the installed files alone, and answers with its seed", async () => {
+    const installed = join(consumer, "node_modules", "ingestion-api");
+    const { bin } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { bin: Record<string, string> };
+    const child = spawn(process.execPath, [join(installed, bin["ingestion-api"] ?? ""), "sandbox", "--port", "0"], {
+      cwd: consumer,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    try {
+      let output = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+      for (const deadline = Date.now() + 15_000; !output.includes("Ctrl-C stops it.") && Date.now() < deadline; )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      const token = /Bearer token (\S+)/.exec(output)?.[1];
+      // The sandbox starts with the bundle's examples: an example alert is there to read.
+      const bundle = JSON.parse(readFileSync(join(installed, "generated/openapi/alerts.json"), "utf8"));
+      const alertId = Object.values<{ value: { data?: { id?: string } } }>(bundle.components.examples).find(({ value }) => value.data?.id)?.value.data?.id;
+      const response = await fetch(`${url}/api/v2/alerts/${alertId}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(response.status).toBe(200);
+    } finally {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 });

@@ -7,15 +7,22 @@ import { root } from "../../scripts/lib/toolchain.mjs";
 export interface NpmStart {
   child: ChildProcess;
   docsUrl: string;
-  ports: { docs: number; management: number; alerts: number };
+  ports: { docs: number; management: number; alerts: number; sandbox: number };
   output: () => string;
 }
 
-export async function runNpmStart(): Promise<NpmStart> {
-  const ports = { docs: await freePort(), management: await freePort(), alerts: await freePort() };
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+/** `npm start`, or with `["--mock"]` `npm run mock`. */
+export async function runNpmStart(args: string[] = []): Promise<NpmStart> {
+  const ports = { docs: await freePort(), management: await freePort(), alerts: await freePort(), sandbox: await freePort() };
+  const child = spawn(process.execPath, ["scripts/start.mjs", ...args], {
     cwd: root,
-    env: { ...process.env, DOCS_PORT: String(ports.docs), MANAGEMENT_MOCK_PORT: String(ports.management), ALERTS_MOCK_PORT: String(ports.alerts) },
+    env: {
+      ...process.env,
+      DOCS_PORT: String(ports.docs),
+      MANAGEMENT_MOCK_PORT: String(ports.management),
+      ALERTS_MOCK_PORT: String(ports.alerts),
+      SANDBOX_PORT: String(ports.sandbox),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -48,4 +55,10 @@ export async function stopNpmStart({ child }: NpmStart): Promise<number | null> 
 export function prismOnPorts(...ports: number[]): string[] {
   const processes = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n");
   return processes.filter((line) => line.includes("prism-cli") && ports.some((port) => line.includes(`-p ${port} `)));
+}
+
+/** Command lines of running sandboxes listening on this port. */
+export function sandboxOnPort(port: number): string[] {
+  const processes = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n");
+  return processes.filter((line) => line.includes("cli.js sandbox") && line.includes(`--port ${port} `));
 }

@@ -7,10 +7,13 @@ export const mockUrl: Record<Api, string> = {
   alerts: inject("alertsUrl"),
 };
 
-// Prism checks that the scheme is used, not the credentials, so any well-formed value works.
+// Prism checks that the scheme is used, not the credentials, so any well-formed value works; a sandbox the
+// same requests go to is started with these.
+export const testCredentials = { keyId: "test-key-id", keySecret: "test-key-secret", token: "test-token" };
+
 export const credentials: Record<Api, string> = {
-  management: `Basic ${btoa("test-key-id:test-key-secret")}`,
-  alerts: "Bearer test-token",
+  management: `Basic ${btoa(`${testCredentials.keyId}:${testCredentials.keySecret}`)}`,
+  alerts: `Bearer ${testCredentials.token}`,
 };
 
 export interface MockAnswer {
