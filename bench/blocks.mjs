@@ -8,12 +8,18 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Runs `tasks` ({ key, run: async () => number }) in `blocks` rotated rounds; each key's value per block. */
-export async function interleave(blocks, tasks) {
+/**
+ * Runs `tasks` ({ key, run: async () => number }) in `blocks` rotated rounds; each key's value per block.
+ * `beforeEach` runs before every task: the benchmark collects garbage there, since a rotation keeps each
+ * task's neighbour, and a task would otherwise pay for the garbage the one before it left (ky's and openai's
+ * 80–130 KB per call fell on the SDK, which follows them).
+ */
+export async function interleave(blocks, tasks, beforeEach = () => {}) {
   const samples = new Map(tasks.map(({ key }) => [key, []]));
   for (let block = 0; block < blocks; block++) {
     for (let i = 0; i < tasks.length; i++) {
       const { key, run } = tasks[(block + i) % tasks.length];
+      beforeEach();
       samples.get(key)[block] = await run();
     }
   }

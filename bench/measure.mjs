@@ -32,7 +32,7 @@ try {
       ];
     }),
   );
-  const samples = await interleave(plan.blocks, tasks);
+  const samples = await interleave(plan.blocks, tasks, () => globalThis.gc());
   const heap = {};
   for (const { name, calls } of contenders) {
     for (const op of ["GET", "PUT"]) heap[`${name} ${op}`] = await heapBytesPerCall(calls[op.toLowerCase()], plan.heapCalls, plan.heapRounds);
