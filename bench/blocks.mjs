@@ -8,12 +8,18 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-/** Runs `tasks` ({ key, run: async () => number }) in `blocks` rotated rounds; each key's value per block. */
-export async function interleave(blocks, tasks) {
+/**
+ * Runs `tasks` ({ key, run: async () => number }) in `blocks` rotated rounds; each key's value per block.
+ * `beforeEach` runs before every task: the benchmark collects garbage there, since a rotation keeps each
+ * task's neighbour, and a task would otherwise pay for the garbage the one before it left (ky's and openai's
+ * 80–130 KB per call fell on the SDK, which follows them).
+ */
+export async function interleave(blocks, tasks, beforeEach = () => {}) {
   const samples = new Map(tasks.map(({ key }) => [key, []]));
   for (let block = 0; block < blocks; block++) {
     for (let i = 0; i < tasks.length; i++) {
       const { key, run } = tasks[(block + i) % tasks.length];
+      beforeEach();
       samples.get(key)[block] = await run();
     }
   }
@@ -42,4 +48,36 @@ export async function callsPerSecond(call, calls, inFlight) {
   const begin = process.hrtime.bigint();
   await Promise.all(Array.from({ length: inFlight }, worker));
   return calls / (Number(process.hrtime.bigint() - begin) / 1e9);
+}
+
+/**
+ * JavaScript heap allocated per call, in bytes, over `calls` sequential calls: the growth of the used heap
+ * between a full collection and the end, in a round no collection interrupted (run with --expose-gc). The
+ * median of `rounds` such rounds.
+ */
+export async function heapBytesPerCall(call, calls, rounds) {
+  const { PerformanceObserver } = await import("node:perf_hooks");
+  let collections = 0;
+  const observer = new PerformanceObserver((list) => {
+    collections += list.getEntries().length;
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const perCall = [];
+  try {
+    for (let attempt = 0; perCall.length < rounds && attempt < rounds * 10; attempt++) {
+      globalThis.gc();
+      await settle();
+      collections = 0;
+      const before = process.memoryUsage().heapUsed;
+      for (let i = 0; i < calls; i++) await call();
+      const after = process.memoryUsage().heapUsed;
+      await settle();
+      if (collections === 0) perCall.push((after - before) / calls);
+    }
+  } finally {
+    observer.disconnect();
+  }
+  if (perCall.length < rounds) throw new Error("bench: a garbage collection interrupted every heap round");
+  return median(perCall);
 }

@@ -1,19 +1,34 @@
-// The clients compared, each reduced to `get()` and `put()` resolving to the settings resource:
-// raw fetch as a careful hand-written client would use it (also with a per-call timeout, the part of
-// the SDK's policy that costs most), bare openapi-fetch, and this SDK (dist/).
+// The clients compared, each reduced to `get()` and `put()` resolving to the settings resource: raw fetch as a
+// careful hand-written client would use it, with and without a per-call AbortController and timer (the
+// guarantee the SDK gives each attempt), and the peers a user would pick instead, each used the way its own
+// documentation shows: same server, path, headers and authorization, the body parsed as JSON by each.
+// Keep-alive is alike for all: every one of them sends through the runtime's global fetch.
 import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import createClient from "openapi-fetch";
 import { organizationId, pipeId, serviceId, settings, settingsPath, settingsTemplate } from "./fixtures.mjs";
 
 const keyId = "bench-key-id";
 const keySecret = "bench-key-secret";
 const authorization = `Basic ${btoa(`${keyId}:${keySecret}`)}`;
 const distEntry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
+// ky 2 and openai 7 need Node 22; on Node 20 the newest release that supports it (package.json aliases).
+const onNode20 = process.versions.node.startsWith("20.");
+
+/** The SDK's per-call figures are divided by this contender's, in the same block. */
+export const baseline = "raw fetch + AbortController/timer";
+/** The SDK with validation on: the one the targets are about. */
+export const sdkName = "SDK, validation on";
+/** The contenders that are neither raw fetch nor this SDK: none may beat the SDK by more than the margin. */
+export const peerNames = ["bare openapi-fetch", "ofetch", "ky", "@octokit/request", "openai (generic get/put)"];
 
 export async function createContenders(baseUrl) {
   if (!existsSync(distEntry)) throw new Error("bench: dist/index.js is missing; run `npm run build` (or `npm run compile`) first");
   const { createManagementClient } = await import(pathToFileURL(distEntry).href);
+  const { default: createClient } = await import("openapi-fetch");
+  const { ofetch } = await import("ofetch");
+  const { default: ky } = await import(onNode20 ? "ky-node20" : "ky");
+  const { request } = await import("@octokit/request");
+  const { default: OpenAI } = await import(onNode20 ? "openai-node20" : "openai");
 
   const url = baseUrl + settingsPath;
   const getHeaders = { authorization, accept: "application/json" };
@@ -45,6 +60,32 @@ export async function createContenders(baseUrl) {
     put: async () => (await client.PUT(settingsTemplate, { params: { path }, body: settings })).data.result,
   };
 
+  const ofetchClient = ofetch.create({ baseURL: baseUrl, headers: { authorization } });
+  const ofetchCalls = {
+    get: async () => (await ofetchClient(settingsPath)).result,
+    put: async () => (await ofetchClient(settingsPath, { method: "PUT", body: settings })).result,
+  };
+
+  const kyClient = ky.create(onNode20 ? { prefixUrl: baseUrl, headers: { authorization } } : { baseUrl, headers: { authorization } });
+  const kyPath = onNode20 ? settingsPath.slice(1) : settingsPath;
+  const kyCalls = {
+    get: async () => (await kyClient.get(kyPath).json()).result,
+    put: async () => (await kyClient.put(kyPath, { json: settings }).json()).result,
+  };
+
+  const octokit = request.defaults({ baseUrl, headers: { authorization } });
+  const octokitCalls = {
+    get: async () => (await octokit(`GET ${settingsTemplate}`, path)).data.result,
+    put: async () => (await octokit(`PUT ${settingsTemplate}`, { ...path, data: settings })).data.result,
+  };
+
+  // The Stainless-generated client's generic verbs, as a user would call an endpoint it has no method for.
+  const openai = new OpenAI({ apiKey: "unused", baseURL: baseUrl, defaultHeaders: { authorization } });
+  const openaiCalls = {
+    get: async () => (await openai.get(settingsPath)).result,
+    put: async () => (await openai.put(settingsPath, { body: settings })).result,
+  };
+
   const sdk = (validateRequests) => {
     const { pipes } = createManagementClient({ baseUrl, keyId, keySecret, organizationId, validateRequests });
     const ids = { serviceId, pipeId };
@@ -52,10 +93,14 @@ export async function createContenders(baseUrl) {
   };
 
   return [
-    { name: "raw fetch + JSON.parse", calls: rawFetch },
-    { name: "raw fetch + timeout", calls: rawFetchWithTimeout },
-    { name: "bare openapi-fetch", calls: openapiFetch },
-    { name: "SDK, validation on", calls: sdk(true) },
+    { name: "raw fetch", calls: rawFetch },
+    { name: baseline, calls: rawFetchWithTimeout },
+    { name: peerNames[0], calls: openapiFetch },
+    { name: peerNames[1], calls: ofetchCalls },
+    { name: peerNames[2], calls: kyCalls },
+    { name: peerNames[3], calls: octokitCalls },
+    { name: peerNames[4], calls: openaiCalls },
+    { name: sdkName, calls: sdk(true) },
     { name: "SDK, validation off", calls: sdk(false) },
   ];
 }

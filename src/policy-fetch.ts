@@ -20,6 +20,8 @@ export interface CallPolicy {
   label: string;
   timeoutMs: number;
   maxRetries: number;
+  /** A typed call's body, already JSON: the transport serializes it once, after validation. */
+  body?: string | undefined;
 }
 
 /** Where a typed method puts its policy in openapi-fetch's request options; a symbol, so no header or body sees it. */
@@ -42,9 +44,9 @@ export class PlainRequest {
     this.url = url;
     this.method = init.method ?? "GET";
     this.headers = init.headers as Headers;
-    this.body = init.body as string | undefined;
     this.signal = init.signal ?? undefined;
     this.policy = init[callPolicy];
+    this.body = (init.body as string | undefined) ?? this.policy?.body;
   }
 }
 
@@ -69,12 +71,17 @@ export interface ReadBody {
   isJson: boolean;
 }
 
-// The body of each response this fetch returned, for the typed methods that map errors and request ids.
-const bodies = new WeakMap<Response, ReadBody>();
+// Where a response this fetch returned keeps the body it read, for the typed methods that map errors and request
+// ids: a property under a symbol rather than a WeakMap entry, which the garbage collector handles as an
+// ephemeron, at a cost per response that grows with the calls in flight.
+const keptBody: unique symbol = Symbol("ingestion-api body");
+type KeptResponse = Response & { [keptBody]?: ReadBody };
+
+const noBody: ReadBody = { text: "", json: undefined, isJson: false };
 
 /** The body of a response returned by a policy fetch. */
 export function bodyOf(response: Response): ReadBody {
-  return bodies.get(response) ?? { text: "", json: undefined, isJson: false };
+  return (response as KeptResponse)[keptBody] ?? noBody;
 }
 
 /** The request id of an answer: the body's `requestId` (management) or the `x-request-id` header. */
@@ -94,15 +101,13 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
   async function attempt(request: PlainRequest, init: RequestInit, label: string, timeoutMs: number): Promise<Response> {
     // One controller per attempt, fed by the timer and the caller's signal; the listener is removed
     // afterwards, so a long-lived caller signal does not collect one entry per call.
+    // No closure is made per attempt unless the caller gave a signal: each would be one more object per call
+    // (and one more `__name` call, as the build keeps names).
     const controller = new AbortController();
     const caller = request.signal;
-    const onCallerAbort = () => controller.abort(caller?.reason);
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    caller?.addEventListener("abort", onCallerAbort, { once: true });
+    const onCallerAbort = caller ? () => controller.abort(caller.reason) : undefined;
+    const timer = setTimeout(abortAttempt, timeoutMs, controller);
+    if (onCallerAbort) caller?.addEventListener("abort", onCallerAbort, { once: true });
     init.signal = controller.signal;
     try {
       const response = await send(request.url, init);
@@ -117,11 +122,12 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
     } catch (error) {
       if (caller?.aborted) throw caller.reason;
       if (error instanceof IngestionError) throw error;
-      if (timedOut) throw new TimeoutError(`${label} timed out after ${timeoutMs} ms`);
+      // The controller aborts for the caller (handled above) or for the timer.
+      if (controller.signal.aborted) throw new TimeoutError(`${label} timed out after ${timeoutMs} ms`);
       throw new ConnectionError(`${label} got no complete response: ${describeFailure(error)}`, { cause: error });
     } finally {
       clearTimeout(timer);
-      caller?.removeEventListener("abort", onCallerAbort);
+      if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
     }
   }
 
@@ -148,24 +154,19 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
 
     for (let retry = 0; ; retry++) {
       const started = Date.now();
-      const attemptLabel = () => `${request.method} ${pathOf(request.url)} attempt ${retry + 1}/${maxRetries + 1}`;
       let response: Response;
       try {
         response = await attempt(request, init, label, timeoutMs);
       } catch (error) {
         const again = retry < maxRetries && !caller?.aborted && isRetryableFailure(error, idempotent);
         const reason = error instanceof Error ? error.message : String(error);
-        log?.(again ? "warn" : "error", `${attemptLabel()}: ${reason} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
+        log?.(again ? "warn" : "error", `${attemptLabel(request, retry, maxRetries)}: ${reason} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
         if (!again) throw error;
         await sleep(backoffMs(retry), caller);
         continue;
       }
-      const outcome = () => {
-        const requestId = requestIdOf(response);
-        return `${attemptLabel()}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
-      };
       if (response.ok) {
-        log?.("info", outcome());
+        log?.("info", outcome(request, retry, maxRetries, response, started));
         const body = bodyOf(response);
         // openapi-fetch would throw a bare SyntaxError on a successful body that is not JSON.
         if (body.text !== "" && !body.isJson) throw notJson(label, response, body);
@@ -173,29 +174,48 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
       }
       const waitMs = requestedWaitMs(response.headers);
       const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= maxRetryAfterMs);
-      log?.(again ? "warn" : "error", again ? `${outcome()}, retrying` : outcome());
+      log?.(
+        again ? "warn" : "error",
+        again ? `${outcome(request, retry, maxRetries, response, started)}, retrying` : outcome(request, retry, maxRetries, response, started),
+      );
       if (!again) return response;
       await sleep(waitMs ?? backoffMs(retry), caller);
     }
   };
 }
 
-const noBody: ReadBody = { text: "", json: undefined, isJson: false };
+function abortAttempt(controller: AbortController): void {
+  controller.abort();
+}
+
+/** Names an attempt in log lines; only called when logging is on. */
+function attemptLabel(request: PlainRequest, retry: number, maxRetries: number): string {
+  return `${request.method} ${pathOf(request.url)} attempt ${retry + 1}/${maxRetries + 1}`;
+}
+
+/** An attempt's log line: its answer and how long it took. */
+function outcome(request: PlainRequest, retry: number, maxRetries: number, response: Response, started: number): string {
+  const requestId = requestIdOf(response);
+  return `${attemptLabel(request, retry, maxRetries)}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
+}
 
 /**
  * The body as text, refused past `limit` bytes decoded. A body of known length that is not compressed is read
  * whole, the fast way; one that is compressed or of unknown length is counted as it streams in, so a
  * compression bomb or an endless body stops at the limit instead of filling memory.
  */
-async function readText(response: Response, limit: number, label: string): Promise<string> {
+function readText(response: Response, limit: number, label: string): Promise<string> {
   const length = response.headers.get("content-length");
   const compressed = response.headers.has("content-encoding");
-  if (length !== null && !compressed) {
-    if (Number(length) > limit) {
-      await response.body?.cancel();
-      throw new ResponseTooLargeError(label, limit, undefined);
-    }
-    return response.text();
+  // Not an async function, so the common case costs no promise and no suspended frame of its own.
+  if (length !== null && !compressed && Number(length) <= limit) return response.text();
+  return readCountedText(response, length !== null && !compressed, limit, label);
+}
+
+async function readCountedText(response: Response, tooLong: boolean, limit: number, label: string): Promise<string> {
+  if (tooLong) {
+    await response.body?.cancel();
+    throw new ResponseTooLargeError(label, limit, undefined);
   }
   const reader = response.body?.getReader();
   if (!reader) return "";
@@ -229,12 +249,24 @@ function keepBody(response: Response, text: string): void {
       // Not JSON (a plain-text 401, an HTML proxy page, a truncated body): the text is kept.
     }
   }
-  bodies.set(response, { text, json, isJson });
-  Object.defineProperties(response, {
-    text: { value: () => Promise.resolve(text) },
-    json: { value: () => (isJson ? Promise.resolve(json) : Promise.reject(new SyntaxError("the body is not JSON"))) },
-  });
+  (response as KeptResponse)[keptBody] = { text, json, isJson };
+  Object.defineProperties(response, keptBodyMethods);
 }
+
+// The same two functions for every response, reading the kept body: no closures per call.
+const keptBodyMethods: PropertyDescriptorMap = {
+  text: {
+    value: function text(this: Response): Promise<string> {
+      return Promise.resolve(bodyOf(this).text);
+    },
+  },
+  json: {
+    value: function json(this: Response): Promise<unknown> {
+      const { json, isJson } = bodyOf(this);
+      return isJson ? Promise.resolve(json) : Promise.reject(new SyntaxError("the body is not JSON"));
+    },
+  },
+};
 
 function notJson(label: string, response: Response, { text }: ReadBody): ResponseValidationError {
   const kind = response.headers.get("content-type") ?? "no content type";
