@@ -4,6 +4,8 @@ import alertsBundle from "../../generated/openapi/alerts.json" with { type: "jso
 import managementBundle from "../../generated/openapi/management.json" with { type: "json" };
 import { validators as alertsValidators } from "../../generated/validators/alerts.js";
 import { validators as managementValidators, type OperationValidators } from "../../generated/validators/management.js";
+// The one OpenAPI walker the scripts and tests share; esbuild bundles it into dist/cli.js.
+import { jsonMedia, operationsOf, resolveRef } from "../../scripts/lib/openapi.mjs";
 
 export type Api = "management" | "alerts";
 
@@ -15,6 +17,15 @@ export interface Bundle {
     parameters?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
     schemas?: Record<string, { oneOf?: { $ref: string }[]; properties?: Record<string, { $ref?: string }> }>;
   };
+}
+
+/** An operation as the shared walker reads it, as far as the sandbox uses it. */
+interface WalkedOperation {
+  key: string;
+  path: string;
+  method: string;
+  operationId: string;
+  parameters: { in: string; name: string }[];
 }
 
 export const bundles: Record<Api, Bundle> = { management: managementBundle as Bundle, alerts: alertsBundle as Bundle };
@@ -34,62 +45,42 @@ export interface Operation {
 }
 
 const generated: Record<Api, Record<string, OperationValidators>> = { management: managementValidators, alerts: alertsValidators };
-const methods = ["get", "put", "post", "delete", "patch"];
 
-function operationsOf(api: Api): Operation[] {
-  return Object.entries(bundles[api].paths).flatMap(([template, item]) =>
-    methods
-      .filter((method) => item[method])
-      .map((method) => {
-        const operation = item[method] as { operationId: string; parameters?: { $ref?: string; in?: string; name?: string }[] };
-        const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
-        const parameters = [...((item.parameters as typeof operation.parameters) ?? []), ...(operation.parameters ?? [])].map((parameter) =>
-          parameter.$ref ? (bundles[api].components.parameters?.[parameter.$ref.split("/").pop() as string] as typeof parameter) : parameter,
-        );
-        const key = `${method.toUpperCase()} ${template}`;
-        const validators = generated[api][key];
-        if (!validators) throw new Error(`sandbox: no generated validators for ${key}`);
-        return {
-          api,
-          operationId: operation.operationId,
-          method: method.toUpperCase(),
-          template,
-          pattern: new RegExp(`^${template.replace(/\{\w+\}/g, "([^/]+)")}$`),
-          names,
-          queryNames: parameters.filter((parameter) => parameter?.in === "query").map((parameter) => parameter?.name as string),
-          validators,
-        };
-      }),
-  );
+function operationsIn(api: Api): Operation[] {
+  return operationsOf(bundles[api]).map(({ key, path: template, method, operationId, parameters }: WalkedOperation) => {
+    const validators = generated[api][key];
+    if (!validators) throw new Error(`sandbox: no generated validators for ${key}`);
+    return {
+      api,
+      operationId,
+      method: method.toUpperCase(),
+      template,
+      pattern: new RegExp(`^${template.replace(/\{\w+\}/g, "([^/]+)")}$`),
+      names: [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
+      queryNames: parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name),
+      validators,
+    };
+  });
 }
 
-export const operations: Operation[] = [...operationsOf("management"), ...operationsOf("alerts")];
+export const operations: Operation[] = [...operationsIn("management"), ...operationsIn("alerts")];
 
 /** The values of every named example of an operation's 200 answer, in the order the spec lists them. */
 export function successExamples(operationId: string): unknown[] {
   const operation = operations.find((candidate) => candidate.operationId === operationId);
   if (!operation) throw new Error(`sandbox: no operation ${operationId} in the bundles`);
-  const { components, paths } = bundles[operation.api];
-  const declared = paths[operation.template]?.[operation.method.toLowerCase()] as { responses: Record<string, Media> };
-  const examples = declared.responses["200"]?.content?.["application/json"]?.examples ?? {};
-  return Object.values(examples).map((example) => {
-    const named = example.$ref ? components.examples?.[example.$ref.split("/").pop() as string] : example;
-    if (!named) throw new Error(`sandbox: ${operationId} refers to a missing example ${example.$ref}`);
-    return structuredClone(named.value);
-  });
-}
-
-interface Media {
-  content?: Record<string, { examples?: Record<string, { $ref?: string; value?: unknown }> }>;
+  const bundle = bundles[operation.api];
+  const declared = bundle.paths[operation.template]?.[operation.method.toLowerCase()] as { responses: Record<string, unknown> };
+  const examples: Record<string, unknown> = jsonMedia(bundle, declared.responses["200"])?.examples ?? {};
+  return Object.values(examples).map((example) => structuredClone(resolveRef(bundle, example).value));
 }
 
 /** The endpoint request's fields that belong to one type: another type's branch allows them only as null. */
 export function typeDependentEndpointFields(): string[] {
-  const schemas = bundles.management.components.schemas ?? {};
-  const named = (ref: string) => schemas[ref.split("/").pop() as string];
-  const branches = (schemas.ReversePrivateEndpointRequest?.oneOf ?? []).map(({ $ref }) => named($ref));
+  const bundle = bundles.management;
+  const branches = (bundle.components.schemas?.ReversePrivateEndpointRequest?.oneOf ?? []).map((branch) => resolveRef(bundle, branch));
   const fields = branches.flatMap((branch) =>
-    Object.entries(branch?.properties ?? {})
+    Object.entries<{ $ref?: string }>(branch?.properties ?? {})
       .filter(([, property]) => property.$ref?.endsWith("/NotForThisType"))
       .map(([name]) => name),
   );
