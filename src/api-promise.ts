@@ -9,6 +9,12 @@ export interface WithResponse<T> {
   requestId: string | undefined;
 }
 
+// Module-level, so no closure is made per call.
+function ignore(): void {}
+function dataOf<T>(result: WithResponse<T>): T {
+  return result.data;
+}
+
 export class ApiPromise<T> implements PromiseLike<T> {
   readonly #result: Promise<WithResponse<T>>;
   #data: Promise<T> | undefined;
@@ -17,7 +23,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
     this.#result = result;
     // The call starts at once; a failure before the caller awaits (say, while it awaits an earlier
     // call) must not crash the process as an unhandled rejection. Awaiting still throws it.
-    result.catch(() => {});
+    result.catch(ignore);
   }
 
   /** The resource with its `Response` and request ID. */
@@ -27,7 +33,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
 
   // Derived on first use, so a caller who only uses withResponse() gets no second, unhandled rejection.
   #dataPromise(): Promise<T> {
-    this.#data ??= this.#result.then((result) => result.data);
+    this.#data ??= this.#result.then(dataOf);
     return this.#data;
   }
 

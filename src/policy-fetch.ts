@@ -22,6 +22,8 @@ export interface CallPolicy {
   maxRetries: number;
   /** A typed call's body, already JSON: the transport serializes it once, after validation. */
   body?: string | undefined;
+  /** A typed call's extra headers, checked, with lowercase names. */
+  headers?: Record<string, string> | undefined;
 }
 
 /** Where a typed method puts its policy in openapi-fetch's request options; a symbol, so no header or body sees it. */
@@ -96,72 +98,70 @@ const accept = "application/json, */*;q=0.1";
 
 export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainRequest) => Promise<Response> {
   const { authorization, log, fetch: send, maxResponseBytes } = config;
+  // The client's own headers, as plain objects made once: fetch copies a plain object into its request for less
+  // than a Headers, and most calls add nothing to them.
+  const ownHeaders: Record<string, string> = { accept, authorization };
+  const ownBodyHeaders: Record<string, string> = { ...ownHeaders, "content-type": "application/json" };
 
-  /** One attempt: the response and its whole body within `timeoutMs`, or a ConnectionError or TimeoutError. */
-  async function attempt(request: PlainRequest, init: RequestInit, label: string, timeoutMs: number): Promise<Response> {
-    // One controller per attempt, fed by the timer and the caller's signal; the listener is removed
-    // afterwards, so a long-lived caller signal does not collect one entry per call.
-    // No closure is made per attempt unless the caller gave a signal: each would be one more object per call
-    // (and one more `__name` call, as the build keeps names).
-    const controller = new AbortController();
-    const caller = request.signal;
-    const onCallerAbort = caller ? () => controller.abort(caller.reason) : undefined;
-    const timer = setTimeout(abortAttempt, timeoutMs, controller);
-    if (onCallerAbort) caller?.addEventListener("abort", onCallerAbort, { once: true });
-    init.signal = controller.signal;
-    try {
-      const response = await send(request.url, init);
-      // The contract declares no redirect: following one would resend the request, credentials and body,
-      // elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with status 0.
-      if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
-        await response.body?.cancel();
-        throw new RedirectError(response.status, response.headers, requestIdOf(response, noBody), label);
-      }
-      keepBody(response, await readText(response, maxResponseBytes, label));
-      return response;
-    } catch (error) {
-      if (caller?.aborted) throw caller.reason;
-      if (error instanceof IngestionError) throw error;
-      // The controller aborts for the caller (handled above) or for the timer.
-      if (controller.signal.aborted) throw new TimeoutError(`${label} timed out after ${timeoutMs} ms`);
-      throw new ConnectionError(`${label} got no complete response: ${describeFailure(error)}`, { cause: error });
-    } finally {
-      clearTimeout(timer);
-      if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
-    }
+  /** What is sent: the caller's headers, then the client's own, which replace a caller's of the same name. */
+  function headersOf(request: PlainRequest, policy: CallPolicy | undefined): Record<string, string> {
+    const own = request.body === undefined ? ownHeaders : ownBodyHeaders;
+    // A typed call's extra headers come with its policy; a `raw` call's are in the Headers openapi-fetch built.
+    const extra = policy ? policy.headers : Object.fromEntries(request.headers);
+    return extra && Object.keys(extra).length > 0 ? { ...extra, ...own } : own;
   }
 
   return async function policyFetch(request: PlainRequest): Promise<Response> {
     const caller = request.signal;
     if (caller?.aborted) throw caller.reason;
-    const { label, timeoutMs, maxRetries } = request.policy ?? {
+    const { policy } = request;
+    const { label, timeoutMs, maxRetries } = policy ?? {
       label: `${request.method} ${pathOf(request.url)}`,
       timeoutMs: config.timeoutMs,
       maxRetries: config.maxRetries,
     };
-    // A filled path has no brace (encoding escapes them): one left means a path parameter was not given.
+    // A filled path has no brace (encoding escapes them): one left means a call gave no path parameters at all,
+    // so openapi-fetch left the template as it was.
     if (request.url.includes("{")) throw new RequestValidationError(label, [{ path: pathOf(request.url), message: "has a path parameter without a value" }]);
-    const headers = request.headers;
-    // The client's own: a caller's header of the same name (in any letter case) is replaced.
-    headers.set("accept", accept);
-    headers.set("authorization", authorization);
-    const init: RequestInit = { method: request.method, headers, redirect: "manual" };
-    if (request.body !== undefined) {
-      headers.set("content-type", "application/json");
-      init.body = request.body;
-    }
+    const init: RequestInit = { method: request.method, headers: headersOf(request, policy), body: request.body ?? null, redirect: "manual" };
     const idempotent = isIdempotent(request.method);
 
     for (let retry = 0; ; retry++) {
-      const started = Date.now();
-      let response: Response;
+      const started = log ? Date.now() : 0;
+      // One attempt: the response and its whole body within `timeoutMs`, from one controller fed by the timer and
+      // the caller's signal. The caller's listener is removed after the attempt, so a long-lived signal does not
+      // collect one per call; no closure is made unless the caller gave a signal.
+      const controller = new AbortController();
+      const timer = setTimeout(abortAttempt, timeoutMs, controller);
+      const onCallerAbort = caller ? () => controller.abort(caller.reason) : undefined;
+      if (onCallerAbort) caller?.addEventListener("abort", onCallerAbort, { once: true });
+      init.signal = controller.signal;
+      let response!: Response;
+      let failure: IngestionError | undefined;
       try {
-        response = await attempt(request, init, label, timeoutMs);
+        response = await send(request.url, init);
+        // The contract declares no redirect: following one would resend the request, credentials and body,
+        // elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with status 0.
+        if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
+          await response.body?.cancel();
+          throw new RedirectError(response.status, response.headers, requestIdOf(response, noBody), label);
+        }
+        keepBody(response, await readText(response, maxResponseBytes, label));
       } catch (error) {
-        const again = retry < maxRetries && !caller?.aborted && isRetryableFailure(error, idempotent);
-        const reason = error instanceof Error ? error.message : String(error);
-        log?.(again ? "warn" : "error", `${attemptLabel(request, retry, maxRetries)}: ${reason} after ${Date.now() - started} ms${again ? ", retrying" : ""}`);
-        if (!again) throw error;
+        if (caller?.aborted) throw caller.reason;
+        failure = attemptFailure(error, controller.signal, label, timeoutMs);
+      } finally {
+        clearTimeout(timer);
+        if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
+      }
+
+      if (failure) {
+        const again = retry < maxRetries && isRetryableFailure(failure, idempotent);
+        log?.(
+          again ? "warn" : "error",
+          `${attemptLabel(request, retry, maxRetries)}: ${failure.message} after ${Date.now() - started} ms${again ? ", retrying" : ""}`,
+        );
+        if (!again) throw failure;
         await sleep(backoffMs(retry), caller);
         continue;
       }
@@ -182,6 +182,14 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
       await sleep(waitMs ?? backoffMs(retry), caller);
     }
   };
+}
+
+/** Why an attempt failed, as the error the caller gets: a policy error as it is, else a timeout or a connection failure. */
+function attemptFailure(error: unknown, signal: AbortSignal, label: string, timeoutMs: number): IngestionError {
+  if (error instanceof IngestionError) return error;
+  // The controller aborts for the caller (handled before this) or for the timer.
+  if (signal.aborted) return new TimeoutError(`${label} timed out after ${timeoutMs} ms`);
+  return new ConnectionError(`${label} got no complete response: ${describeFailure(error)}`, { cause: error });
 }
 
 function abortAttempt(controller: AbortController): void {
@@ -205,8 +213,9 @@ function outcome(request: PlainRequest, retry: number, maxRetries: number, respo
  * compression bomb or an endless body stops at the limit instead of filling memory.
  */
 function readText(response: Response, limit: number, label: string): Promise<string> {
-  const length = response.headers.get("content-length");
-  const compressed = response.headers.has("content-encoding");
+  const { headers } = response;
+  const length = headers.get("content-length");
+  const compressed = headers.has("content-encoding");
   // Not an async function, so the common case costs no promise and no suspended frame of its own.
   if (length !== null && !compressed && Number(length) <= limit) return response.text();
   return readCountedText(response, length !== null && !compressed, limit, label);
@@ -249,24 +258,23 @@ function keepBody(response: Response, text: string): void {
       // Not JSON (a plain-text 401, an HTML proxy page, a truncated body): the text is kept.
     }
   }
-  (response as KeptResponse)[keptBody] = { text, json, isJson };
-  Object.defineProperties(response, keptBodyMethods);
+  const kept = response as KeptResponse;
+  // Plain stores, in the same order on every response: each is one cached transition of the object's shape,
+  // where Object.defineProperties is a runtime call that leaves the response slower to use.
+  kept[keptBody] = { text, json, isJson };
+  kept.text = keptText;
+  kept.json = keptJson;
 }
 
 // The same two functions for every response, reading the kept body: no closures per call.
-const keptBodyMethods: PropertyDescriptorMap = {
-  text: {
-    value: function text(this: Response): Promise<string> {
-      return Promise.resolve(bodyOf(this).text);
-    },
-  },
-  json: {
-    value: function json(this: Response): Promise<unknown> {
-      const { json, isJson } = bodyOf(this);
-      return isJson ? Promise.resolve(json) : Promise.reject(new SyntaxError("the body is not JSON"));
-    },
-  },
-};
+function keptText(this: Response): Promise<string> {
+  return Promise.resolve(bodyOf(this).text);
+}
+
+function keptJson(this: Response): Promise<unknown> {
+  const { json, isJson } = bodyOf(this);
+  return isJson ? Promise.resolve(json) : Promise.reject(new SyntaxError("the body is not JSON"));
+}
 
 function notJson(label: string, response: Response, { text }: ReadBody): ResponseValidationError {
   const kind = response.headers.get("content-type") ?? "no content type";

@@ -77,6 +77,8 @@ interface Route {
 }
 
 type Init = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown };
+const noInit: Init = {};
+const noOptions: RequestOptions = {};
 
 export function createTransport<Paths extends {}>(config: TransportConfig): Transport<Paths> {
   const client = createClient<Paths>({
@@ -87,50 +89,55 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     // Made once here: left out, openapi-fetch makes the same serializer anew on every call.
     querySerializer: openapiFetch.createQuerySerializer(),
   });
-  const routes = new Map<string, Route>();
+  // By method, then path template: two lookups of strings the caller already has, no key built per call.
+  const routes: Record<Uppercase<Method>, Map<string, Route>> = { GET: new Map(), PUT: new Map(), POST: new Map() };
 
-  function routeFor(method: string, path: string): Route {
-    const key = `${method} ${path}`;
-    let route = routes.get(key);
+  function routeFor(method: Uppercase<Method>, path: string): Route {
+    let route = routes[method].get(path);
     if (!route) {
+      const key = `${method} ${path}`;
       const validators = config.validators[key];
       if (!validators) throw new IngestionError(`unknown operation ${key}`);
       // Errors and log lines name the operation and its path template (never a value that may be private).
       const label = `${validators.operationId} ${key}`;
       route = { label, validators, policy: { label, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries } };
-      routes.set(key, route);
+      routes[method].set(path, route);
     }
     return route;
   }
 
-  async function run(method: Uppercase<Method>, path: string, init: Init, options: RequestOptions): Promise<WithResponse<unknown>> {
-    const { label, validators, policy: routePolicy } = routeFor(method, path);
-    const { path: pathParams, query } = init.params ?? {};
+  /** Validates the call and says how openapi-fetch is to send it: its params, and the policy beside them. */
+  function callInitOf(route: Route, init: Init, options: RequestOptions): Record<string | symbol, unknown> {
+    const { label, validators } = route;
     if (config.validateRequests) {
+      const { path: pathParams, query } = init.params ?? {};
       const params = query ? { ...pathParams, ...query } : (pathParams ?? {});
       const paramIssues = validators.params ? issuesOf(validators.params, params) : [];
       const bodyIssues = validators.body ? issuesOf(validators.body, init.body) : [];
       if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(label, [...paramIssues, ...bodyIssues]);
     }
-    // The body is serialized here, once, and handed to the policy fetch beside the policy: given to openapi-fetch,
-    // it would build a second Headers object per call only to offer it to the serializer.
+    // The body is serialized here, once, and the caller's headers checked; both go to the policy fetch with the
+    // policy rather than through openapi-fetch, which would copy them into a Headers object only to be read back.
     const policy: CallPolicy =
-      options.timeoutMs === undefined && options.maxRetries === undefined && init.body === undefined
-        ? routePolicy
+      options.timeoutMs === undefined && options.maxRetries === undefined && options.headers === undefined && init.body === undefined
+        ? route.policy
         : {
             label,
             timeoutMs: options.timeoutMs === undefined ? config.timeoutMs : checkedCount(label, "timeoutMs", options.timeoutMs, 1, maxTimeoutMs),
             maxRetries: options.maxRetries === undefined ? config.maxRetries : checkedCount(label, "maxRetries", options.maxRetries, 0, 100),
             body: init.body === undefined ? undefined : JSON.stringify(init.body),
+            headers: options.headers === undefined ? undefined : checkedHeaders(label, options.headers),
           };
     // The policy fetch has read and parsed the body already: openapi-fetch need not parse it again.
     // Built field by field: a spread followed by a symbol key makes a slower, larger object on every call.
     const callInit: Record<string | symbol, unknown> = { params: init.params, parseAs: "stream" };
     callInit[callPolicy] = policy;
     if (options.signal) callInit.signal = options.signal;
-    if (options.headers) callInit.headers = checkedHeaders(label, options.headers);
-    const { response } = await (client[method] as (path: string, init: unknown) => Promise<{ response: Response }>)(path, callInit);
+    return callInit;
+  }
 
+  /** A response the policy fetch returned, as the call's result or its error. */
+  function resultOf({ label, validators }: Route, response: Response): WithResponse<unknown> {
     const body = bodyOf(response);
     const requestId = requestIdOf(response, body);
     if (!response.ok) {
@@ -155,16 +162,23 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     return { data: (envelope as Record<string, unknown>)[config.envelope], response, requestId };
   }
 
+  async function run(method: Uppercase<Method>, path: string, init: Init, options: RequestOptions): Promise<WithResponse<unknown>> {
+    try {
+      const route = routeFor(method, path);
+      const send = client[method] as (path: string, init: unknown) => Promise<{ response: Response }>;
+      const { response } = await send(path, callInitOf(route, init, options));
+      return resultOf(route, response);
+    } catch (error) {
+      // A caller's abort rejects with the caller's own reason, as fetch does.
+      if (options.signal?.aborted && error === options.signal.reason) throw error;
+      throw asIngestionError(error);
+    }
+  }
+
   const typed =
     (method: Uppercase<Method>) =>
     (path: string, init: Init | undefined, options: RequestOptions | undefined): ApiPromise<unknown> =>
-      new ApiPromise(
-        run(method, path, init ?? {}, options ?? {}).catch((error: unknown) => {
-          // A caller's abort rejects with the caller's own reason, as fetch does.
-          if (options?.signal?.aborted && error === options.signal.reason) throw error;
-          throw asIngestionError(error);
-        }),
-      );
+      new ApiPromise(run(method, path, init ?? noInit, options ?? noOptions));
 
   return { GET: typed("GET"), PUT: typed("PUT"), POST: typed("POST"), client } as unknown as Transport<Paths>;
 }
@@ -176,9 +190,10 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
 export function neverThrowing<Resource extends object>(resource: Resource): Resource {
   const guarded: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(resource) as [string, (...args: unknown[]) => unknown][]) {
-    guarded[name] = (...args: unknown[]) => {
+    // Three arguments at most (params, body, options): named, so no array is made per call.
+    guarded[name] = (first: unknown, second: unknown, third: unknown) => {
       try {
-        return method(...args);
+        return method(first, second, third);
       } catch (error) {
         return new ApiPromise(Promise.reject(asIngestionError(error)));
       }
@@ -231,13 +246,18 @@ function pathIssue(template: string, name: string, message: string): RequestVali
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const headerValue = /^[\x20-\x7e\t]*$/;
 
-/** A caller's extra headers, refused before sending if fetch would refuse them mid-call or they could split a header. */
+/**
+ * A caller's extra headers, with lowercase names (so the client's own replace them in any letter case), refused
+ * before sending if fetch would refuse them mid-call or they could split a header.
+ */
 function checkedHeaders(label: string, headers: Record<string, string>): Record<string, string> {
   const issues: ValidationIssue[] = [];
+  const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (!headerName.test(name)) issues.push({ path: `/headers/${encodeURIComponent(name)}`, message: "is not a valid header name" });
     else if (!headerValue.test(value)) issues.push({ path: `/headers/${name}`, message: "must be visible ASCII, without line breaks" });
+    else checked[name.toLowerCase()] = value;
   }
   if (issues.length > 0) throw new RequestValidationError(label, issues);
-  return headers;
+  return checked;
 }
