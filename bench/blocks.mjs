@@ -26,6 +26,29 @@ export async function interleave(blocks, tasks, beforeEach = () => {}) {
   return samples;
 }
 
+/**
+ * Like `interleave`, for `pairs` of tasks ([{ key, run }, { key, run }]) whose ratio is what counts: the two tasks
+ * of a pair run back to back, the first first in even blocks and the second first in odd ones, so the ratio
+ * compares measurements taken moments apart. On this shared machine its speed drifts by tens of percent within
+ * minutes, far more than between two neighbouring tasks.
+ */
+export async function interleavePairs(blocks, pairs, beforeEach = () => {}) {
+  const samples = new Map(pairs.flat().map(({ key }) => [key, []]));
+  for (let block = 0; block < blocks; block++) {
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[(block + i) % pairs.length];
+      for (const { key, run } of block % 2 ? [...pair].reverse() : pair) {
+        beforeEach();
+        samples.get(key)[block] = await run();
+      }
+    }
+  }
+  return samples;
+}
+
+/** The key of the baseline's figure measured beside `name`'s (`${name} ${op} ${kind}`). */
+export const besideKey = (name, op, kind) => `baseline ${op} ${kind} beside ${name}`;
+
 /** The median over blocks of `key`'s value divided by `baseKey`'s value in the same block. */
 export function medianRatio(samples, key, baseKey) {
   const base = samples.get(baseKey);

@@ -4,8 +4,8 @@
 import { deepStrictEqual } from "node:assert";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { callsPerSecond, heapBytesPerCall, interleave, microsecondsPerCall } from "./blocks.mjs";
-import { createContenders } from "./contenders.mjs";
+import { besideKey, callsPerSecond, heapBytesPerCall, interleavePairs, microsecondsPerCall } from "./blocks.mjs";
+import { baseline, createContenders } from "./contenders.mjs";
 import { settings } from "./fixtures.mjs";
 
 const plan = JSON.parse(process.argv[2]);
@@ -23,16 +23,23 @@ try {
       await callsPerSecond(calls[op], plan.warmup, plan.inFlight);
     }
   }
-  const tasks = contenders.flatMap(({ name, calls }) =>
-    ["GET", "PUT"].flatMap((op) => {
-      const call = calls[op.toLowerCase()];
-      return [
-        { key: `${name} ${op} µs`, run: () => microsecondsPerCall(call, plan.calls) },
-        { key: `${name} ${op} calls/s`, run: () => callsPerSecond(call, plan.throughputCalls, plan.inFlight) },
-      ];
-    }),
-  );
-  const samples = await interleave(plan.blocks, tasks, () => globalThis.gc());
+  // Each contender beside its own run of the baseline: the ratios the targets judge compare neighbours in time.
+  const taskOf = (name, calls, op, kind) => ({
+    key: `${name} ${op} ${kind}`,
+    run: kind === "µs" ? () => microsecondsPerCall(calls, plan.calls) : () => callsPerSecond(calls, plan.throughputCalls, plan.inFlight),
+  });
+  const baselineCalls = contenders.find(({ name }) => name === baseline).calls;
+  const pairs = contenders
+    .filter(({ name }) => name !== baseline)
+    .flatMap(({ name, calls }) =>
+      ["GET", "PUT"].flatMap((op) =>
+        ["µs", "calls/s"].map((kind) => {
+          const beside = taskOf(baseline, baselineCalls[op.toLowerCase()], op, kind);
+          return [{ ...beside, key: besideKey(name, op, kind) }, taskOf(name, calls[op.toLowerCase()], op, kind)];
+        }),
+      ),
+    );
+  const samples = await interleavePairs(plan.blocks, pairs, () => globalThis.gc());
   const heap = {};
   for (const { name, calls } of contenders) {
     for (const op of ["GET", "PUT"]) heap[`${name} ${op}`] = await heapBytesPerCall(calls[op.toLowerCase()], plan.heapCalls, plan.heapRounds);

@@ -1,6 +1,6 @@
 // Turns one runtime's samples into its table and target verdicts, as Markdown for the console and bench/RESULTS.md.
 import { cpus, loadavg, release, totalmem } from "node:os";
-import { median, medianRatio } from "./blocks.mjs";
+import { besideKey, median, medianRatio } from "./blocks.mjs";
 import { baseline, peerNames, sdkName } from "./contenders.mjs";
 
 const ops = ["GET", "PUT"];
@@ -21,9 +21,22 @@ export const load = () =>
 
 const kinds = { µs: { label: "µs/call", digits: 1, faster: -1 }, "calls/s": { label: "calls/s, 64 in flight", digits: 0, faster: 1 } };
 
+/** `name`'s figure divided by the baseline's measured beside it, the median over blocks; the baseline's own is 1. */
+function toBaseline(samples, name, op, kind) {
+  return name === baseline ? 1 : medianRatio(samples, `${name} ${op} ${kind}`, besideKey(name, op, kind));
+}
+
+/** `name`'s figure in one block, the median over blocks: the baseline's over all its runs beside the others. */
+function figure(samples, name, op, kind) {
+  if (name !== baseline) return median(samples.get(`${name} ${op} ${kind}`));
+  const beside = besideKey("", op, kind);
+  return median([...samples].filter(([key]) => key.startsWith(beside)).flatMap(([, values]) => values));
+}
+
 /** The target verdicts of one runtime: { targets: { what, measured, limit, met }[], notes: string[] }. */
 export function judgeRuntime({ names, samples, heap, judged }) {
-  const ratio = (name, op, kind, to = baseline) => medianRatio(samples, `${name} ${op} ${kind}`, `${to} ${op} ${kind}`);
+  // A ratio between two contenders goes through the baseline each was measured beside.
+  const ratio = (name, op, kind, to = baseline) => toBaseline(samples, name, op, kind) / toBaseline(samples, to, op, kind);
   const verdict = (met) => (judged ? met : undefined);
   const targets = [];
   for (const op of ops) {
@@ -91,8 +104,7 @@ export function renderRuntime({ node, names, samples, heap, verdicts, plan, seco
     const cells = [];
     for (const kind of Object.keys(kinds)) {
       for (const op of ops) {
-        const key = `${name} ${op} ${kind}`;
-        cells.push(median(samples.get(key)).toFixed(kinds[kind].digits), `${medianRatio(samples, key, `${baseline} ${op} ${kind}`).toFixed(2)}×`);
+        cells.push(figure(samples, name, op, kind).toFixed(kinds[kind].digits), `${toBaseline(samples, name, op, kind).toFixed(2)}×`);
       }
     }
     for (const op of ops) cells.push(`${(heap[`${name} ${op}`] / 1024).toFixed(1)} KB`);
@@ -104,7 +116,7 @@ export function renderRuntime({ node, names, samples, heap, verdicts, plan, seco
   }
   lines.push("", ...verdicts.notes.flatMap((note) => [note, ""]));
   lines.push(
-    `× base: median of per-block ratios to ${baseline}. ${plan.blocks} interleaved blocks of ${plan.calls} sequential calls and ` +
+    `× base: median of per-block ratios to ${baseline}, run right beside each contender. ${plan.blocks} interleaved blocks of ${plan.calls} sequential calls and ` +
       `${plan.throughputCalls} calls at ${plan.inFlight} in flight per figure; heap: median of ${plan.heapRounds} rounds of ` +
       `${plan.heapCalls} calls with no collection. ${Math.round(seconds)} s.`,
   );
