@@ -1,0 +1,106 @@
+// `npm run bench:layers`: where the SDK's cost over the baseline sits, layer by layer, on the running Node (run
+// it under another with `node bench/layers.mjs`). The same canned server and paired blocks as `npm run bench`,
+// for GET only, with the request path built up one layer at a time:
+//   policy fetch      the SDK's policy fetch alone (src/policy-fetch.ts), called as a typed call calls it;
+//   + openapi-fetch   the openapi-fetch client over that policy fetch, as the transport calls it;
+//   SDK, validation off / on   the whole SDK, from src/ (bundled here as dist/ is, so it measures the same code).
+// Each layer's ratio is to the baseline run right beside it. Prints a table; judges nothing.
+import { fork } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { callsPerSecond, interleavePairs, medianRatio, microsecondsPerCall } from "./blocks.mjs";
+import { organizationId, pipeId, serviceId, settingsPath, settingsTemplate } from "./fixtures.mjs";
+
+const plan = { blocks: 12, calls: 400, throughputCalls: 1280, inFlight: 64, warmup: 1000 };
+const root = fileURLToPath(new URL("..", import.meta.url));
+const bundle = fileURLToPath(new URL("../build/bench-layers.js", import.meta.url));
+// The policy fetch is not exported by the package, so the layers are bundled from src/ with dist/'s settings.
+await build({
+  absWorkingDir: root,
+  stdin: {
+    contents: 'export * from "./src/policy-fetch.ts"; export { createManagementClient } from "./src/index.ts";',
+    resolveDir: root,
+    loader: "ts",
+  },
+  bundle: true,
+  platform: "neutral",
+  format: "esm",
+  target: "es2022",
+  external: ["openapi-fetch"],
+  minify: true,
+  keepNames: true,
+  outfile: bundle,
+  logLevel: "warning",
+});
+const sdk = await import(pathToFileURL(bundle).href);
+const { default: createClient, createQuerySerializer } = await import("openapi-fetch");
+
+const server = fork(fileURLToPath(new URL("canned-server.mjs", import.meta.url)), { stdio: "inherit" });
+const { port } = await new Promise((resolve, reject) => server.once("message", resolve).once("error", reject));
+try {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const keyId = "bench-key-id";
+  const keySecret = "bench-key-secret";
+  const authorization = `Basic ${btoa(`${keyId}:${keySecret}`)}`;
+  const url = baseUrl + settingsPath;
+  const headers = { authorization, accept: "application/json" };
+  const baseline = async () => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 60_000);
+    try {
+      return JSON.parse(await (await fetch(url, { method: "GET", headers, signal: controller.signal })).text()).result;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const config = { baseUrl, authorization, fetch: globalThis.fetch, timeoutMs: 60_000, maxRetries: 2, maxResponseBytes: 16 * 2 ** 20, log: undefined };
+  const policyFetch = sdk.createPolicyFetch(config);
+  const policy = { label: "getPipeSettings", timeoutMs: config.timeoutMs, maxRetries: config.maxRetries };
+  const client = createClient({ baseUrl, fetch: policyFetch, Request: sdk.PlainRequest, querySerializer: createQuerySerializer() });
+  const path = { organizationId, serviceId, pipeId };
+  const ids = { serviceId, pipeId };
+  const pipes = (validate) =>
+    sdk.createManagementClient({ baseUrl, keyId, keySecret, organizationId, validateRequests: validate, validateResponses: validate }).pipes;
+  const [checked, unchecked] = [pipes(true), pipes(false)];
+  const layers = {
+    "policy fetch": async () => sdk.bodyOf(await policyFetch(new sdk.PlainRequest(url, { method: "GET", [sdk.callPolicy]: policy }))).json.result,
+    "+ openapi-fetch": async () => {
+      const init = { params: { path }, parseAs: "stream" };
+      init[sdk.callPolicy] = policy;
+      return sdk.bodyOf((await client.GET(settingsTemplate, init)).response).json.result;
+    },
+    "SDK, validation off": () => unchecked.getSettings(ids),
+    "SDK, validation on": () => checked.getSettings(ids),
+  };
+
+  for (const call of [baseline, ...Object.values(layers)]) {
+    await microsecondsPerCall(call, plan.warmup);
+    await callsPerSecond(call, plan.warmup, plan.inFlight);
+  }
+  const kinds = {
+    "µs/call": (call) => microsecondsPerCall(call, plan.calls),
+    [`calls/s, ${plan.inFlight} in flight`]: (call) => callsPerSecond(call, plan.throughputCalls, plan.inFlight),
+  };
+  const pairs = Object.entries(layers).flatMap(([name, call]) =>
+    Object.entries(kinds).map(([kind, measure]) => [
+      { key: `baseline ${kind} beside ${name}`, run: () => measure(baseline) },
+      { key: `${name} ${kind}`, run: () => measure(call) },
+    ]),
+  );
+  const samples = await interleavePairs(plan.blocks, pairs, () => globalThis.gc?.());
+  const lines = [`GET on Node ${process.version}: ratio to raw fetch + AbortController/timer run beside it (median of ${plan.blocks} blocks)`, ""];
+  lines.push(
+    `| layer | ${Object.keys(kinds).join(" | ")} |`,
+    `|---|${Object.keys(kinds)
+      .map(() => "--:")
+      .join("|")}|`,
+  );
+  for (const name of Object.keys(layers)) {
+    const cells = Object.keys(kinds).map((kind) => `${medianRatio(samples, `${name} ${kind}`, `baseline ${kind} beside ${name}`).toFixed(2)}×`);
+    lines.push(`| ${name} | ${cells.join(" | ")} |`);
+  }
+  console.log(lines.join("\n"));
+} finally {
+  server.disconnect();
+}
