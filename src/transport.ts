@@ -209,6 +209,8 @@ function asIngestionError(error: unknown): IngestionError {
 }
 
 // A URL template split once at its parameters: literal text at even indexes, parameter names at odd ones.
+// The characters encodeURIComponent leaves as they are.
+const unreserved = /^[A-Za-z0-9\-_.!~*'()]*$/;
 const templates = new Map<string, string[]>();
 
 /**
@@ -229,6 +231,11 @@ function fillPath(template: string, params: Record<string, unknown>): string {
     if (value === undefined || value === null || value === "") throw pathIssue(template, name, "is required");
     const text = String(value);
     if (text === "." || text === "..") throw pathIssue(template, name, 'must not be "." or ".."');
+    // An id is almost always made of characters encodeURIComponent keeps: then it would only copy the text.
+    if (unreserved.test(text)) {
+      path += text + segments[index + 1];
+      continue;
+    }
     try {
       path += encodeURIComponent(text) + segments[index + 1];
     } catch {

@@ -48,9 +48,12 @@ const rank = (keyword: string): number => (keyword === "type" ? 0 : summaries.ha
 /** At most this many issues are worded; a request with a million bad items gets twenty and a count of the rest. */
 export const maxIssues = 20;
 
+// Shared by every valid value: no array is made for a call that passes.
+const noIssues: readonly ValidationIssue[] = Object.freeze([]);
+
 /** The issues found by a validator, or none: one per field, the clearest, at most `maxIssues` and a count of the rest. */
-export function issuesOf(validate: Validator, value: unknown): ValidationIssue[] {
-  if (validate(value)) return [];
+export function issuesOf(validate: Validator, value: unknown): readonly ValidationIssue[] {
+  if (validate(value)) return noIssues;
   const errors = validate.errors ?? [];
   // Release them at once: the validator keeps them until its next run, and a huge input leaves many.
   validate.errors = null;
