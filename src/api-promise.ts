@@ -9,31 +9,44 @@ export interface WithResponse<T> {
   requestId: string | undefined;
 }
 
+/**
+ * How a call ended: its result, or what it failed with. A call's promise resolves to this and never rejects, so
+ * a failure before the caller awaits (say, while it awaits an earlier call) cannot crash the process as an
+ * unhandled rejection, and no handler has to be attached to every call in case.
+ */
+export type Outcome<T> = WithResponse<T> | { failure: unknown };
+
 // Module-level, so no closure is made per call.
-function ignore(): void {}
-function dataOf<T>(result: WithResponse<T>): T {
-  return result.data;
+function withResponseOf<T>(outcome: Outcome<T>): WithResponse<T> {
+  if ("failure" in outcome) throw outcome.failure;
+  return outcome;
+}
+function dataOf<T>(outcome: Outcome<T>): T {
+  if ("failure" in outcome) throw outcome.failure;
+  return outcome.data;
 }
 
 export class ApiPromise<T> implements PromiseLike<T> {
-  readonly #result: Promise<WithResponse<T>>;
+  readonly #outcome: Promise<Outcome<T>>;
   #data: Promise<T> | undefined;
 
-  constructor(result: Promise<WithResponse<T>>) {
-    this.#result = result;
-    // The call starts at once; a failure before the caller awaits (say, while it awaits an earlier
-    // call) must not crash the process as an unhandled rejection. Awaiting still throws it.
-    result.catch(ignore);
+  constructor(outcome: Promise<Outcome<T>>) {
+    this.#outcome = outcome;
+  }
+
+  /** A call that failed before it started. */
+  static failed<T>(failure: unknown): ApiPromise<T> {
+    return new ApiPromise<T>(Promise.resolve({ failure }));
   }
 
   /** The resource with its `Response` and request ID. */
   withResponse(): Promise<WithResponse<T>> {
-    return this.#result;
+    return this.#outcome.then(withResponseOf);
   }
 
   // Derived on first use, so a caller who only uses withResponse() gets no second, unhandled rejection.
   #dataPromise(): Promise<T> {
-    this.#data ??= this.#result.then(dataOf);
+    this.#data ??= this.#outcome.then(dataOf);
     return this.#data;
   }
 

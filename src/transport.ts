@@ -4,7 +4,7 @@
 
 import type { Client } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
-import { ApiPromise, type WithResponse } from "./api-promise.js";
+import { ApiPromise, type Outcome, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError, type ValidationIssue } from "./errors.js";
 import { bodyOf, type CallPolicy, callPolicy, createPolicyFetch, PlainRequest, type PolicyFetchConfig, requestIdOf } from "./policy-fetch.js";
@@ -162,7 +162,8 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     return { data: (envelope as Record<string, unknown>)[config.envelope], response, requestId };
   }
 
-  async function run(method: Uppercase<Method>, path: string, init: Init, options: RequestOptions): Promise<WithResponse<unknown>> {
+  /** One call, to its outcome: it never rejects (see ApiPromise). */
+  async function run(method: Uppercase<Method>, path: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
     try {
       const route = routeFor(method, path);
       const send = client[method] as (path: string, init: unknown) => Promise<{ response: Response }>;
@@ -170,8 +171,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       return resultOf(route, response);
     } catch (error) {
       // A caller's abort rejects with the caller's own reason, as fetch does.
-      if (options.signal?.aborted && error === options.signal.reason) throw error;
-      throw asIngestionError(error);
+      return { failure: options.signal?.aborted && error === options.signal.reason ? error : asIngestionError(error) };
     }
   }
 
@@ -195,7 +195,7 @@ export function neverThrowing<Resource extends object>(resource: Resource): Reso
       try {
         return method(first, second, third);
       } catch (error) {
-        return new ApiPromise(Promise.reject(asIngestionError(error)));
+        return ApiPromise.failed(asIngestionError(error));
       }
     };
   }
