@@ -7,9 +7,13 @@ import { existsSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { organizationId, pipeId, serviceId, settings, settingsPath, settingsTemplate } from "./fixtures.mjs";
 
-const keyId = "bench-key-id";
-const keySecret = "bench-key-secret";
-const authorization = `Basic ${btoa(`${keyId}:${keySecret}`)}`;
+/** The credentials every contender sends; the canned server refuses a request without them. */
+export const keyId = "bench-key-id";
+export const keySecret = "bench-key-secret";
+export const authorization = `Basic ${btoa(`${keyId}:${keySecret}`)}`;
+// What raw fetch sends, with and without the timer: the headers a careful hand-written client sets.
+const getHeaders = { authorization, accept: "application/json" };
+const putHeaders = { ...getHeaders, "content-type": "application/json" };
 const distEntry = fileURLToPath(new URL("../dist/index.js", import.meta.url));
 // ky 2 and openai 7 need Node 22; on Node 20 the newest release that supports it (package.json aliases).
 const onNode20 = process.versions.node.startsWith("20.");
@@ -21,6 +25,24 @@ export const sdkName = "SDK, validation on";
 /** The contenders that are neither raw fetch nor this SDK: none may beat the SDK by more than the margin. */
 export const peerNames = ["bare openapi-fetch", "ofetch", "ky", "@octokit/request", "openai (generic get/put)"];
 
+/** The baseline's calls: raw fetch with what a hand-written client pays for an abortable timeout on each call, as the SDK has on each attempt. */
+export function baselineCalls(baseUrl) {
+  const url = baseUrl + settingsPath;
+  const withTimeout = async (init) => {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 60_000);
+    try {
+      return JSON.parse(await (await fetch(url, { ...init, signal: controller.signal })).text()).result;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    get: () => withTimeout({ method: "GET", headers: getHeaders }),
+    put: () => withTimeout({ method: "PUT", headers: putHeaders, body: JSON.stringify(settings) }),
+  };
+}
+
 export async function createContenders(baseUrl) {
   if (!existsSync(distEntry)) throw new Error("bench: dist/index.js is missing; run `npm run build` (or `npm run compile`) first");
   const { createManagementClient } = await import(pathToFileURL(distEntry).href);
@@ -31,26 +53,9 @@ export async function createContenders(baseUrl) {
   const { default: OpenAI } = await import(onNode20 ? "openai-node20" : "openai");
 
   const url = baseUrl + settingsPath;
-  const getHeaders = { authorization, accept: "application/json" };
-  const putHeaders = { ...getHeaders, "content-type": "application/json" };
   const rawFetch = {
     get: async () => JSON.parse(await (await fetch(url, { method: "GET", headers: getHeaders })).text()).result,
     put: async () => JSON.parse(await (await fetch(url, { method: "PUT", headers: putHeaders, body: JSON.stringify(settings) })).text()).result,
-  };
-
-  // What a hand-written client pays for an abortable timeout on each call, as the SDK has on each attempt.
-  const withTimeout = async (init) => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 60_000);
-    try {
-      return JSON.parse(await (await fetch(url, { ...init, signal: controller.signal })).text()).result;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  const rawFetchWithTimeout = {
-    get: () => withTimeout({ method: "GET", headers: getHeaders }),
-    put: () => withTimeout({ method: "PUT", headers: putHeaders, body: JSON.stringify(settings) }),
   };
 
   const client = createClient({ baseUrl, headers: { authorization } });
@@ -94,7 +99,7 @@ export async function createContenders(baseUrl) {
 
   return [
     { name: "raw fetch", calls: rawFetch },
-    { name: baseline, calls: rawFetchWithTimeout },
+    { name: baseline, calls: baselineCalls(baseUrl) },
     { name: peerNames[0], calls: openapiFetch },
     { name: peerNames[1], calls: ofetchCalls },
     { name: peerNames[2], calls: kyCalls },

@@ -9,6 +9,7 @@ import { fork } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { callsPerSecond, interleavePairs, medianRatio, microsecondsPerCall } from "./blocks.mjs";
+import { authorization, baselineCalls, keyId, keySecret } from "./contenders.mjs";
 import { organizationId, pipeId, serviceId, settingsPath, settingsTemplate } from "./fixtures.mjs";
 
 const plan = { blocks: 12, calls: 400, throughputCalls: 1280, inFlight: 64, warmup: 1000 };
@@ -39,20 +40,8 @@ const server = fork(fileURLToPath(new URL("canned-server.mjs", import.meta.url))
 const { port } = await new Promise((resolve, reject) => server.once("message", resolve).once("error", reject));
 try {
   const baseUrl = `http://127.0.0.1:${port}`;
-  const keyId = "bench-key-id";
-  const keySecret = "bench-key-secret";
-  const authorization = `Basic ${btoa(`${keyId}:${keySecret}`)}`;
   const url = baseUrl + settingsPath;
-  const headers = { authorization, accept: "application/json" };
-  const baseline = async () => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 60_000);
-    try {
-      return JSON.parse(await (await fetch(url, { method: "GET", headers, signal: controller.signal })).text()).result;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const baseline = baselineCalls(baseUrl).get;
 
   const config = { baseUrl, authorization, fetch: globalThis.fetch, timeoutMs: 60_000, maxRetries: 2, maxResponseBytes: 16 * 2 ** 20, log: undefined };
   const policyFetch = sdk.createPolicyFetch(config);

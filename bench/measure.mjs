@@ -24,8 +24,8 @@ try {
     }
   }
   // Each contender beside its own run of the baseline: the ratios the targets judge compare neighbours in time.
-  const taskOf = (name, calls, op, kind) => ({
-    key: `${name} ${op} ${kind}`,
+  const taskOf = (key, calls, kind) => ({
+    key,
     run: kind === "µs" ? () => microsecondsPerCall(calls, plan.calls) : () => callsPerSecond(calls, plan.throughputCalls, plan.inFlight),
   });
   const baselineCalls = contenders.find(({ name }) => name === baseline).calls;
@@ -33,10 +33,10 @@ try {
     .filter(({ name }) => name !== baseline)
     .flatMap(({ name, calls }) =>
       ["GET", "PUT"].flatMap((op) =>
-        ["µs", "calls/s"].map((kind) => {
-          const beside = taskOf(baseline, baselineCalls[op.toLowerCase()], op, kind);
-          return [{ ...beside, key: besideKey(name, op, kind) }, taskOf(name, calls[op.toLowerCase()], op, kind)];
-        }),
+        ["µs", "calls/s"].map((kind) => [
+          taskOf(besideKey(name, op, kind), baselineCalls[op.toLowerCase()], kind),
+          taskOf(`${name} ${op} ${kind}`, calls[op.toLowerCase()], kind),
+        ]),
       ),
     );
   const samples = await interleavePairs(plan.blocks, pairs, () => globalThis.gc());

@@ -209,9 +209,9 @@ function asIngestionError(error: unknown): IngestionError {
 }
 
 // A URL template split once at its parameters: literal text at even indexes, parameter names at odd ones.
+const templates = new Map<string, string[]>();
 // The characters encodeURIComponent leaves as they are.
 const unreserved = /^[A-Za-z0-9\-_.!~*'()]*$/;
-const templates = new Map<string, string[]>();
 
 /**
  * Fills a path template, typed methods and `raw` alike: each value becomes exactly one encoded segment.
