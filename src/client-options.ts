@@ -1,9 +1,12 @@
 // What a client can be configured with, and how options, the environment and defaults combine.
 import { IngestionError } from "./errors.js";
+import { checkedDefaultHeaders, ownHeaders } from "./headers.js";
+import type { Hooks } from "./hooks.js";
+import type { InterfaceDescriptor } from "./interfaces.js";
 import { createLog, type Logger, type LogLevel } from "./logging.js";
 
 /** Options shared by both clients. */
-export interface CommonClientOptions {
+export interface CommonClientOptions extends Hooks {
   /** Scheme, host and port of the interface, without a path (`https://api.example.com`). */
   baseUrl?: string;
   /** Time allowed for each attempt, headers and body, in milliseconds. Default 60 000. */
@@ -28,6 +31,12 @@ export interface CommonClientOptions {
   logLevel?: LogLevel;
   /** Allow `http://` to a host other than loopback. Credentials then travel in clear text. Default false. */
   allowInsecureHttp?: boolean;
+  /**
+   * Headers sent with every request (a tracing or tenant header). A call's own `headers` replace them by name;
+   * `Authorization`, `Accept` and the JSON `Content-Type` stay the client's. A `User-Agent` here goes before the
+   * client's own `ingestion-api/<version> <runtime>/<version>`.
+   */
+  defaultHeaders?: Record<string, string>;
 }
 
 export interface ManagementClientOptions extends CommonClientOptions {
@@ -65,8 +74,9 @@ function environment(name: string): string | undefined {
   }
 }
 
-/** An option's value, else its environment variable's; a missing one names both. */
-export function fromOptionOrEnvironment(factory: string, option: string, value: string | undefined, variable: string): string {
+/** An option's value, else its environment variable's (as the interface names it); a missing one names both. */
+export function fromOptionOrEnvironment(factory: string, api: InterfaceDescriptor, option: string, value: string | undefined): string {
+  const variable = api.environment[option] as string;
   const resolved = value ?? environment(variable);
   if (resolved === undefined || resolved === "") {
     throw new IngestionError(`${factory}: missing ${option}; pass { ${option} } or set the environment variable ${variable}`);
@@ -74,8 +84,8 @@ export function fromOptionOrEnvironment(factory: string, option: string, value: 
   return resolved;
 }
 
-export function optionalFromEnvironment(value: string | undefined, variable: string): string | undefined {
-  return value ?? environment(variable);
+export function optionalFromEnvironment(api: InterfaceDescriptor, option: string, value: string | undefined): string | undefined {
+  return value ?? environment(api.environment[option] as string);
 }
 
 /** Refuses credentials that could forge or split HTTP headers. The value itself is never echoed. */
@@ -106,7 +116,8 @@ function isLoopback(hostname: string): boolean {
  * and not ending in the version prefix its paths already start with (`/v1`, `/api/v2`), which would make
  * every call a 404.
  */
-export function checkedBaseUrl(factory: string, variable: string, baseUrl: string, allowInsecureHttp: boolean, pathsStart: string): string {
+export function checkedBaseUrl(factory: string, api: InterfaceDescriptor, baseUrl: string, allowInsecureHttp: boolean): string {
+  const variable = api.environment.baseUrl;
   let url: URL;
   try {
     url = new URL(baseUrl);
@@ -130,7 +141,7 @@ export function checkedBaseUrl(factory: string, variable: string, baseUrl: strin
     );
   }
   const base = url.href.replace(/\/+$/, "");
-  const prefixes = pathsStart.split("/").filter(Boolean);
+  const prefixes = api.prefix.split("/").filter(Boolean);
   for (let count = prefixes.length; count > 0; count--) {
     const prefix = `/${prefixes.slice(0, count).join("/")}`;
     if (url.pathname.replace(/\/+$/, "").endsWith(prefix)) {
@@ -153,9 +164,16 @@ export function checkedCount(where: string, option: string, value: number, minim
   return value;
 }
 
-/** The transport settings both clients resolve the same way. */
-export function resolveCommonOptions(factory: string, options: CommonClientOptions) {
+/**
+ * The transport settings both clients resolve the same way, from the options, the environment and the interface;
+ * `credentials` is what follows the interface's scheme in `Authorization`.
+ */
+export function resolveCommonOptions(factory: string, api: InterfaceDescriptor, options: CommonClientOptions, credentials: string) {
+  const baseUrl = fromOptionOrEnvironment(factory, api, "baseUrl", options.baseUrl);
   return {
+    api,
+    baseUrl: checkedBaseUrl(factory, api, baseUrl, options.allowInsecureHttp ?? false),
+    ownHeaders: ownHeaders(`${api.scheme} ${credentials}`, checkedDefaultHeaders(factory, options.defaultHeaders)),
     // Called detached: a browser's fetch throws "Illegal invocation" when called as a method of another object.
     fetch: options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)),
     timeoutMs: checkedCount(factory, "timeoutMs", options.timeoutMs ?? 60_000, 1, maxTimeoutMs),
@@ -164,5 +182,12 @@ export function resolveCommonOptions(factory: string, options: CommonClientOptio
     validateRequests: options.validateRequests ?? true,
     validateResponses: options.validateResponses ?? false,
     log: createLog(options.logger ?? console, options.logLevel ?? "off"),
+    onRequest: checkedHook(factory, "onRequest", options.onRequest),
+    onResponse: checkedHook(factory, "onResponse", options.onResponse),
   };
+}
+
+function checkedHook<Hook>(factory: string, option: string, hook: Hook | undefined): Hook | undefined {
+  if (hook !== undefined && typeof hook !== "function") throw new IngestionError(`${factory}: ${option} must be a function`);
+  return hook;
 }

@@ -1,4 +1,5 @@
 // One error tree for everything the SDK throws. Messages carry what helps a human act, never a secret.
+import type { InterfaceDescriptor } from "./interfaces.js";
 
 /** Base class of every error the SDK throws. */
 export class IngestionError extends Error {
@@ -84,17 +85,18 @@ export class ApiError extends IngestionError {
     readonly headers: Headers,
     readonly requestId: string | undefined,
     operation: string,
+    /** The body's field with the server's words: `error` (management) or `message` (alerting). */
+    errorKey?: string,
   ) {
-    super(`${operation} failed with HTTP ${status}${serverMessage(body)}${requestSuffix(requestId)}`);
+    super(`${operation} failed with HTTP ${status}${serverMessage(body, errorKey)}${requestSuffix(requestId)}`);
   }
 }
 
-// The server's own words: `error` (management), `message` (alerting), or a short plain-text body.
-function serverMessage(body: unknown): string {
+// The server's own words: the interface's error field, or a short plain-text body (a gateway's or a limiter's).
+function serverMessage(body: unknown, errorKey: string | undefined): string {
   if (body && typeof body === "object") {
-    const { error, message } = body as { error?: unknown; message?: unknown };
-    const text = typeof error === "string" ? error : typeof message === "string" ? message : undefined;
-    return text ? `: ${printable(text)}` : "";
+    const text = errorKey === undefined ? undefined : (body as Record<string, unknown>)[errorKey];
+    return typeof text === "string" && text ? `: ${printable(text)}` : "";
   }
   return typeof body === "string" && body.trim() ? `: ${printable(body.trim())}` : "";
 }
@@ -131,8 +133,16 @@ export class RedirectError extends ApiError {
 export class RateLimitError extends ApiError {
   override name = "RateLimitError";
   readonly retryAfterMs: number | undefined;
-  constructor(status: number, body: unknown, headers: Headers, requestId: string | undefined, operation: string, retryAfterMs: number | undefined) {
-    super(status, body, headers, requestId, operation);
+  constructor(
+    status: number,
+    body: unknown,
+    headers: Headers,
+    requestId: string | undefined,
+    operation: string,
+    errorKey: string | undefined,
+    retryAfterMs: number | undefined,
+  ) {
+    super(status, body, headers, requestId, operation, errorKey);
     this.retryAfterMs = retryAfterMs;
     if (retryAfterMs !== undefined) this.message += `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
   }
@@ -147,6 +157,7 @@ const errorByStatus: Record<number, typeof ApiError> = {
 
 /** The error class for an HTTP status: 400, 401, 403, 404, 429 and >= 500 have their own; others are ApiError. */
 export function apiErrorFor(
+  api: InterfaceDescriptor,
   status: number,
   body: unknown,
   headers: Headers,
@@ -154,7 +165,7 @@ export function apiErrorFor(
   operation: string,
   retryAfterMs: number | undefined,
 ): ApiError {
-  if (status === 429) return new RateLimitError(status, body, headers, requestId, operation, retryAfterMs);
+  if (status === 429) return new RateLimitError(status, body, headers, requestId, operation, api.errorKey, retryAfterMs);
   const ErrorClass = status >= 500 ? InternalServerError : (errorByStatus[status] ?? ApiError);
-  return new ErrorClass(status, body, headers, requestId, operation);
+  return new ErrorClass(status, body, headers, requestId, operation, api.errorKey);
 }

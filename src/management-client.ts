@@ -1,22 +1,15 @@
 // The management interface (A, /v1, HTTP Basic): services, reverse private endpoints, pipes.
 
-import type { Client } from "openapi-fetch";
 import type { paths } from "../generated/types/management.js";
 import { validators } from "../generated/validators/management.js";
-import {
-  assertHeaderSafe,
-  checkedBaseUrl,
-  fromOptionOrEnvironment,
-  type ManagementClientOptions,
-  optionalFromEnvironment,
-  resolveCommonOptions,
-} from "./client-options.js";
+import { assertHeaderSafe, fromOptionOrEnvironment, type ManagementClientOptions, optionalFromEnvironment, resolveCommonOptions } from "./client-options.js";
 import { IngestionError } from "./errors.js";
+import { management } from "./interfaces.js";
 import type { WithOrganization } from "./resources/management-params.js";
 import { type PipesResource, pipesResource } from "./resources/pipes.js";
 import { type ReversePrivateEndpointsResource, reversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
 import { type ServicesResource, servicesResource } from "./resources/services.js";
-import { createTransport, neverThrowing } from "./transport.js";
+import { createTransport, neverThrowing, type RawClient } from "./transport.js";
 
 const factory = "createManagementClient";
 
@@ -29,10 +22,10 @@ export interface ManagementClient {
   /** Continuous ingestion jobs of a service, and their settings. */
   pipes: PipesResource;
   /**
-   * The openapi-fetch client, typed by path, that every method above calls: the same authorization, retries,
-   * timeouts and limits; HTTP errors come back as openapi-fetch's `{ error }`.
+   * openapi-fetch's client, typed by path, with the same authorization, headers, hooks, retries, timeouts and
+   * limits as every method above; HTTP errors come back as openapi-fetch's `{ error }`.
    */
-  raw: Client<paths>;
+  raw: RawClient<paths>;
 }
 
 /**
@@ -40,19 +33,12 @@ export interface ManagementClient {
  * `INGESTION_API_KEY_ID`, `INGESTION_API_KEY_SECRET` and, optionally, `INGESTION_ORGANIZATION_ID`.
  */
 export function createManagementClient(options: ManagementClientOptions = {}): ManagementClient {
-  const keyId = assertHeaderSafe(factory, "keyId", fromOptionOrEnvironment(factory, "keyId", options.keyId, "INGESTION_API_KEY_ID"));
-  const keySecret = assertHeaderSafe(factory, "keySecret", fromOptionOrEnvironment(factory, "keySecret", options.keySecret, "INGESTION_API_KEY_SECRET"));
+  const keyId = assertHeaderSafe(factory, "keyId", fromOptionOrEnvironment(factory, management, "keyId", options.keyId));
+  const keySecret = assertHeaderSafe(factory, "keySecret", fromOptionOrEnvironment(factory, management, "keySecret", options.keySecret));
   if (keyId.includes(":")) throw new IngestionError(`${factory}: keyId must not contain ":" (HTTP Basic separates ID and secret with it)`);
-  const baseUrl = fromOptionOrEnvironment(factory, "baseUrl", options.baseUrl, "INGESTION_API_URL");
-  const defaultOrganizationId = optionalFromEnvironment(options.organizationId, "INGESTION_ORGANIZATION_ID");
+  const defaultOrganizationId = optionalFromEnvironment(management, "organizationId", options.organizationId);
 
-  const transport = createTransport<paths>({
-    ...resolveCommonOptions(factory, options),
-    baseUrl: checkedBaseUrl(factory, "INGESTION_API_URL", baseUrl, options.allowInsecureHttp ?? false, "/v1"),
-    authorization: `Basic ${base64(`${keyId}:${keySecret}`)}`,
-    validators,
-    envelope: "result",
-  });
+  const transport = createTransport<paths>({ ...resolveCommonOptions(factory, management, options, base64(`${keyId}:${keySecret}`)), validators });
   // A call's own organizationId wins; otherwise the client's default (validation reports it if neither is set).
   const withOrganization: WithOrganization = (params) =>
     (params.organizationId === undefined && defaultOrganizationId !== undefined
@@ -65,7 +51,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
     services: neverThrowing(servicesResource(transport, withOrganization)),
     reversePrivateEndpoints: neverThrowing(reversePrivateEndpointsResource(transport, withOrganization)),
     pipes: neverThrowing(pipesResource(transport, withOrganization)),
-    raw: transport.client,
+    raw: transport.raw,
   };
 }
 

@@ -1,66 +1,45 @@
-// The `fetch` and the `Request` class handed to openapi-fetch: every request of both clients, typed methods
-// and `raw` alike, goes through here. Authorization, retries, per-attempt timeouts and reading the body
-// within them, and the log lines live in this file and nowhere else.
-import {
-  ConnectionError,
-  IngestionError,
-  printable,
-  RedirectError,
-  RequestValidationError,
-  ResponseTooLargeError,
-  ResponseValidationError,
-  TimeoutError,
-} from "./errors.js";
+// Every request of both clients, typed methods and `raw` alike, is sent from here: the client's and the caller's
+// headers, the hooks, retries, per-attempt timeouts, refusing redirects, reading the body within the attempt's
+// time and under its cap, and the log lines. Nothing else in the SDK sends.
+import { ConnectionError, IngestionError, printable, RedirectError, ResponseTooLargeError, ResponseValidationError, TimeoutError } from "./errors.js";
+import type { OwnHeaders } from "./headers.js";
+import { type AttemptContext, type Hooks, hookedHeaders, runResponseHook } from "./hooks.js";
+import { requestIdHeader } from "./interfaces.js";
 import type { Log } from "./logging.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, requestedWaitMs } from "./retry-policy.js";
 
-/** Per-call policy a typed method hands over with the request; `raw` calls get the client's. */
+/** How one call is sent: named for errors and log lines, with its timeout and retries. */
 export interface CallPolicy {
-  /** Names the call in errors and log lines: the operationId. */
+  /** Names the call in errors and log lines: the operationId, method and path template. */
   label: string;
+  /** The operation, for the hooks; undefined for a `raw` call to a path the contract does not have. */
+  operationId: string | undefined;
   timeoutMs: number;
   maxRetries: number;
-  /** A typed call's body, already JSON: the transport serializes it once, after validation. */
-  body?: string | undefined;
-  /** A typed call's extra headers, checked, with lowercase names. */
-  headers?: Record<string, string> | undefined;
 }
 
-/** Where a typed method puts its policy in openapi-fetch's request options; a symbol, so no header or body sees it. */
-export const callPolicy: unique symbol = Symbol("ingestion-api call policy");
-
-/**
- * The request openapi-fetch builds for each call: what `fetch` needs, kept as given. openapi-fetch would
- * otherwise build a WHATWG `Request` per call, parsing the URL and copying headers and body, only for this
- * file to take them apart again; the policy resends `body` on a retry, which a `Request` cannot.
- */
-export class PlainRequest {
-  readonly url: string;
-  readonly method: string;
-  readonly headers: Headers;
-  readonly body: string | undefined;
-  readonly signal: AbortSignal | undefined;
-  readonly policy: CallPolicy | undefined;
-
-  constructor(url: string, init: RequestInit & { [callPolicy]?: CallPolicy }) {
-    this.url = url;
-    this.method = init.method ?? "GET";
-    this.headers = init.headers as Headers;
-    this.signal = init.signal ?? undefined;
-    this.policy = init[callPolicy];
-    this.body = (init.body as string | undefined) ?? this.policy?.body;
-  }
+/** One call, as a typed method builds it or as `raw`'s request is read. */
+export interface OutgoingCall {
+  method: string;
+  url: string;
+  /** The JSON body, serialized once: resent as it is on a retry. */
+  body: string | undefined;
+  /** The caller's extra headers, checked, with lowercase names. */
+  headers: Record<string, string> | undefined;
+  signal: AbortSignal | undefined;
+  policy: CallPolicy;
 }
 
 export interface PolicyFetchConfig {
-  baseUrl: string;
-  /** The complete `Authorization` header value. */
-  authorization: string;
+  onRequest: Hooks["onRequest"] | undefined;
+  onResponse: Hooks["onResponse"] | undefined;
+  /** The client's own headers, Authorization included. */
+  ownHeaders: OwnHeaders;
   fetch: typeof fetch;
-  timeoutMs: number;
-  maxRetries: number;
   /** The most bytes a response body may have, decoded; reading stops there. */
   maxResponseBytes: number;
+  /** Where the interface's bodies carry a request id, if they do. */
+  requestIdField: string | undefined;
   /** Undefined when logging is off, so no log line is even formatted. */
   log: Log | undefined;
 }
@@ -73,9 +52,12 @@ export interface ReadBody {
   isJson: boolean;
 }
 
-// Where a response this fetch returned keeps the body it read, for the typed methods that map errors and request
-// ids: a property under a symbol rather than a WeakMap entry, which the garbage collector handles as an
-// ephemeron, at a cost per response that grows with the calls in flight.
+/** Sends a call under the client's policy and resolves to its last answer, its body read; HTTP errors are answers too. */
+export type PolicyFetch = (call: OutgoingCall) => Promise<Response>;
+
+// Where a response this fetch returned keeps the body it read: a property under a symbol rather than a WeakMap
+// entry, which the garbage collector handles as an ephemeron, at a cost per response that grows with the calls
+// in flight.
 const keptBody: unique symbol = Symbol("ingestion-api body");
 type KeptResponse = Response & { [keptBody]?: ReadBody };
 
@@ -86,47 +68,32 @@ export function bodyOf(response: Response): ReadBody {
   return (response as KeptResponse)[keptBody] ?? noBody;
 }
 
-/** The request id of an answer: the body's `requestId` (management) or the `x-request-id` header. */
-export function requestIdOf(response: Response, { json }: ReadBody = bodyOf(response)): string | undefined {
-  const fromBody = json !== null && typeof json === "object" ? (json as { requestId?: unknown }).requestId : undefined;
-  return typeof fromBody === "string" ? fromBody : (response.headers.get("x-request-id") ?? undefined);
+/** The request id of an answer: the body's field where the interface has one, else the `x-request-id` header. */
+export function requestIdOf(response: Response, field: string | undefined, { json }: ReadBody = bodyOf(response)): string | undefined {
+  const fromBody = field !== undefined && json !== null && typeof json === "object" ? (json as Record<string, unknown>)[field] : undefined;
+  return typeof fromBody === "string" ? fromBody : (response.headers.get(requestIdHeader) ?? undefined);
 }
 
-// JSON is what the contract answers; an error may still come as text (a 401 or a 429 from a proxy or a rate
-// limiter), which the client reads too, so it says it takes that rather than insist.
-const accept = "application/json, */*;q=0.1";
-
-export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainRequest) => Promise<Response> {
-  const { authorization, log, fetch: send, maxResponseBytes } = config;
-  // The client's own headers, as plain objects made once: fetch copies a plain object into its request for less
-  // than a Headers, and most calls add nothing to them.
-  const ownHeaders: Record<string, string> = { accept, authorization };
-  const ownBodyHeaders: Record<string, string> = { ...ownHeaders, "content-type": "application/json" };
+export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
+  const { ownHeaders, log, fetch: send, maxResponseBytes, requestIdField, onRequest, onResponse } = config;
 
   /** What is sent: the caller's headers, then the client's own, which replace a caller's of the same name. */
-  function headersOf(request: PlainRequest, policy: CallPolicy | undefined): Record<string, string> {
-    const own = request.body === undefined ? ownHeaders : ownBodyHeaders;
-    // A typed call's extra headers come with its policy; a `raw` call's are in the Headers openapi-fetch built.
-    const extra = policy ? policy.headers : Object.fromEntries(request.headers);
-    return extra && Object.keys(extra).length > 0 ? { ...extra, ...own } : own;
+  function headersOf({ body, headers }: OutgoingCall): Record<string, string> {
+    const own = body === undefined ? ownHeaders.withoutBody : ownHeaders.withBody;
+    return headers === undefined ? own : { ...headers, ...own };
   }
 
-  return async function policyFetch(request: PlainRequest): Promise<Response> {
-    const caller = request.signal;
+  return async function policyFetch(call: OutgoingCall): Promise<Response> {
+    const { signal: caller, policy } = call;
     if (caller?.aborted) throw caller.reason;
-    const { policy } = request;
-    const { label, timeoutMs, maxRetries } = policy ?? {
-      label: `${request.method} ${pathOf(request.url)}`,
-      timeoutMs: config.timeoutMs,
-      maxRetries: config.maxRetries,
-    };
-    // A filled path has no brace (encoding escapes them): one left means a call gave no path parameters at all,
-    // so openapi-fetch left the template as it was.
-    if (request.url.includes("{")) throw new RequestValidationError(label, [{ path: pathOf(request.url), message: "has a path parameter without a value" }]);
-    const init: RequestInit = { method: request.method, headers: headersOf(request, policy), body: request.body ?? null, redirect: "manual" };
-    const idempotent = isIdempotent(request.method);
+    const { label, timeoutMs, maxRetries } = policy;
+    const headers = headersOf(call);
+    const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual" };
+    const idempotent = isIdempotent(call.method);
 
     for (let retry = 0; ; retry++) {
+      // The hook sees each attempt before its time starts; what it returns is not kept for the next one.
+      if (onRequest) init.headers = await hookedHeaders(onRequest, label, { ...call, headers }, attemptContext(policy, retry));
       const started = log ? Date.now() : 0;
       // One attempt: the response and its whole body within `timeoutMs`, from one controller fed by the timer and
       // the caller's signal. The caller's listener is removed after the attempt, so a long-lived signal does not
@@ -139,12 +106,12 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
       let response!: Response;
       let failure: IngestionError | undefined;
       try {
-        response = await send(request.url, init);
+        response = await send(call.url, init);
         // The contract declares no redirect: following one would resend the request, credentials and body,
         // elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with status 0.
         if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
           await response.body?.cancel();
-          throw new RedirectError(response.status, response.headers, requestIdOf(response, noBody), label);
+          throw new RedirectError(response.status, response.headers, requestIdOf(response, undefined, noBody), label);
         }
         keepBody(response, await readText(response, maxResponseBytes, label));
       } catch (error) {
@@ -159,29 +126,32 @@ export function createPolicyFetch(config: PolicyFetchConfig): (request: PlainReq
         const again = retry < maxRetries && isRetryableFailure(failure, idempotent);
         log?.(
           again ? "warn" : "error",
-          `${attemptLabel(request, retry, maxRetries)}: ${failure.message} after ${Date.now() - started} ms${again ? ", retrying" : ""}`,
+          `${attemptLabel(call, retry, maxRetries)}: ${failure.message} after ${Date.now() - started} ms${again ? ", retrying" : ""}`,
         );
         if (!again) throw failure;
         await sleep(backoffMs(retry), caller);
         continue;
       }
       if (response.ok) {
-        log?.("info", outcome(request, retry, maxRetries, response, started));
+        log?.("info", outcome(call, retry, maxRetries, response, started, requestIdField));
+        if (onResponse) await runResponseHook(onResponse, label, response, { ...attemptContext(policy, retry), willRetry: false });
         const body = bodyOf(response);
-        // openapi-fetch would throw a bare SyntaxError on a successful body that is not JSON.
-        if (body.text !== "" && !body.isJson) throw notJson(label, response, body);
+        // A successful body that is not JSON is not the contract's, whoever reads it (openapi-fetch would throw a bare SyntaxError).
+        if (body.text !== "" && !body.isJson) throw notJson(label, response, body, requestIdField);
         return response;
       }
       const waitMs = requestedWaitMs(response.headers);
       const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= maxRetryAfterMs);
-      log?.(
-        again ? "warn" : "error",
-        again ? `${outcome(request, retry, maxRetries, response, started)}, retrying` : outcome(request, retry, maxRetries, response, started),
-      );
+      log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
+      if (onResponse) await runResponseHook(onResponse, label, response, { ...attemptContext(policy, retry), willRetry: again });
       if (!again) return response;
       await sleep(waitMs ?? backoffMs(retry), caller);
     }
   };
+}
+
+function attemptContext({ operationId }: CallPolicy, retry: number): AttemptContext {
+  return { operationId, attempt: retry + 1 };
 }
 
 /** Why an attempt failed, as the error the caller gets: a policy error as it is, else a timeout or a connection failure. */
@@ -197,14 +167,14 @@ function abortAttempt(controller: AbortController): void {
 }
 
 /** Names an attempt in log lines; only called when logging is on. */
-function attemptLabel(request: PlainRequest, retry: number, maxRetries: number): string {
-  return `${request.method} ${pathOf(request.url)} attempt ${retry + 1}/${maxRetries + 1}`;
+function attemptLabel({ method, url }: OutgoingCall, retry: number, maxRetries: number): string {
+  return `${method} ${pathOf(url)} attempt ${retry + 1}/${maxRetries + 1}`;
 }
 
 /** An attempt's log line: its answer and how long it took. */
-function outcome(request: PlainRequest, retry: number, maxRetries: number, response: Response, started: number): string {
-  const requestId = requestIdOf(response);
-  return `${attemptLabel(request, retry, maxRetries)}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
+function outcome(call: OutgoingCall, retry: number, maxRetries: number, response: Response, started: number, requestIdField: string | undefined): string {
+  const requestId = requestIdOf(response, requestIdField);
+  return `${attemptLabel(call, retry, maxRetries)}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
 }
 
 /**
@@ -244,8 +214,8 @@ async function readCountedText(response: Response, tooLong: boolean, limit: numb
 }
 
 /**
- * Keeps the body read within the attempt beside the response, and makes `text()` and `json()` give it
- * again: openapi-fetch and the caller of `withResponse()` read the response after the policy has.
+ * Keeps the body read within the attempt beside the response, and makes `text()` and `json()` give it again:
+ * the hooks, openapi-fetch (for `raw`) and the caller of `withResponse()` read the response after the policy has.
  */
 function keepBody(response: Response, text: string): void {
   let json: unknown;
@@ -276,13 +246,17 @@ function keptJson(this: Response): Promise<unknown> {
   return isJson ? Promise.resolve(json) : Promise.reject(new SyntaxError("the body is not JSON"));
 }
 
-function notJson(label: string, response: Response, { text }: ReadBody): ResponseValidationError {
+function notJson(label: string, response: Response, { text }: ReadBody, requestIdField: string | undefined): ResponseValidationError {
   const kind = response.headers.get("content-type") ?? "no content type";
-  return new ResponseValidationError(label, [{ path: "", message: `is not JSON (${kind}): ${JSON.stringify(text.slice(0, 80))}` }], requestIdOf(response));
+  return new ResponseValidationError(
+    label,
+    [{ path: "", message: `is not JSON (${kind}): ${JSON.stringify(text.slice(0, 80))}` }],
+    requestIdOf(response, requestIdField),
+  );
 }
 
 /** The path of a URL, for log lines and default labels (never the query, which may carry filters). */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const end = url.indexOf("?", start);
   return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);

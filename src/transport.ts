@@ -1,13 +1,16 @@
-// One request path for both clients: each typed method is a call of the openapi-fetch client, typed by the
-// generated `paths`, after validation; openapi-fetch sends through the policy fetch (policy-fetch.ts), and
-// what comes back is mapped to the resource or to an error here, once. `raw` is the same client.
+// One request path for both clients. A typed call is validated, its URL built by openapi-fetch's own serializers
+// from the generated `paths`, sent by the policy fetch (policy-fetch.ts), and its answer mapped to the resource or
+// to an error here, once. `raw` is openapi-fetch's client over the same policy fetch.
 
 import type { Client } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
+import type { HttpMethod, PathsWithMethod, RequestBodyJSON, SuccessResponseJSON } from "openapi-typescript-helpers";
 import { ApiPromise, type Outcome, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
-import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError, type ValidationIssue } from "./errors.js";
-import { bodyOf, type CallPolicy, callPolicy, createPolicyFetch, PlainRequest, type PolicyFetchConfig, requestIdOf } from "./policy-fetch.js";
+import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
+import { checkedCallHeaders } from "./headers.js";
+import type { InterfaceDescriptor } from "./interfaces.js";
+import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf } from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators } from "./validation.js";
 
@@ -17,36 +20,29 @@ const createClient: typeof openapiFetch.default =
   (openapiFetch.default as unknown as { default?: typeof openapiFetch.default }).default ?? openapiFetch.default;
 
 /** What the policy fetch needs, and what the typed calls add on top of it. */
-export interface TransportConfig extends PolicyFetchConfig {
+export interface TransportConfig extends Omit<PolicyFetchConfig, "requestIdField"> {
+  /** The interface: its envelope, error and request-id fields. */
+  api: InterfaceDescriptor;
+  baseUrl: string;
+  timeoutMs: number;
+  maxRetries: number;
   validateRequests: boolean;
   validateResponses: boolean;
   /** Build-time validators by `METHOD /path/{template}`. */
   validators: Record<string, OperationValidators>;
-  /** The envelope field that holds the resource: `result` (management) or `data` (alerting). */
-  envelope: "result" | "data";
 }
 
-/** The methods the contracts use; a typed call is one of these on the openapi-fetch client. */
-type Method = "get" | "put" | "post";
-
-/** The paths that have an operation for `M`. */
-type PathsWith<Paths, M extends Method> = {
-  [Path in keyof Paths]: Paths[Path] extends Record<M, infer Operation> ? ([Operation] extends [never | undefined] ? never : Path) : never;
-}[keyof Paths];
+/** The methods the contracts use; a typed call is one of these. */
+type Method = Extract<HttpMethod, "get" | "put" | "post">;
 type OperationOf<Paths, M extends Method, Path extends keyof Paths> = Paths[Path] extends Record<M, infer Operation> ? Operation : never;
-
-/** An operation's JSON request body, as the generated types state it. */
-type RequestBodyOf<Operation> = Operation extends { requestBody: { content: { "application/json": infer Body } } } ? Body : never;
-/** An operation's 200 JSON body, as the generated types state it. */
-type SuccessBodyOf<Operation> = Operation extends { responses: { 200: { content: { "application/json": infer Body } } } } ? Body : never;
 
 /**
  * What a typed call sends: openapi-fetch's `params` (path and query) and `body`, typed by the generated
- * operation. Stated from the generated types rather than openapi-fetch's, whose `Writable` drops a property
+ * operation. `body` is the generated JSON body rather than openapi-fetch's, whose `Writable` drops a property
  * typed `null` alone (the contract's "a field of the other branch, only as null").
  */
 export type CallInit<Operation> = ParamsInit<Operation extends { parameters: infer Params } ? Params : never> &
-  ([RequestBodyOf<Operation>] extends [never] ? { body?: never } : { body: RequestBodyOf<Operation> });
+  ([RequestBodyJSON<Operation>] extends [never] ? { body?: never } : { body: RequestBodyJSON<Operation> });
 
 /** `params`, optional when no parameter is required. */
 type ParamsInit<Params> = Record<string, never> extends Params ? { params?: Params } : { params: Params };
@@ -55,93 +51,92 @@ type ParamsInit<Params> = Record<string, never> extends Params ? { params?: Para
 export type Unwrapped<Envelope> = Envelope extends { result: infer Resource } ? Resource : Envelope extends { data: infer Resource } ? Resource : never;
 
 /** A typed call: a path of `paths` and its params and body, resolving to the unwrapped resource of its 200 answer. */
-export type TypedCall<Paths extends {}, M extends Method> = <Path extends PathsWith<Paths, M>>(
+export type TypedCall<Paths extends {}, M extends Method> = <Path extends PathsWithMethod<Paths, M>>(
   path: Path,
   init: CallInit<OperationOf<Paths, M, Path>>,
   options?: RequestOptions,
-) => ApiPromise<Unwrapped<SuccessBodyOf<OperationOf<Paths, M, Path>>>>;
+) => ApiPromise<Unwrapped<SuccessResponseJSON<OperationOf<Paths, M, Path> & Record<string | number, unknown>>>>;
+
+/**
+ * openapi-fetch's client over the policy fetch. Its middleware (`use`, `eject`) is refused: it would see one call
+ * and never a retry, and typed calls do not pass through it; the client options `onRequest` and `onResponse` see
+ * every attempt of both.
+ */
+export type RawClient<Paths extends {}> = Omit<Client<Paths>, "use" | "eject">;
 
 export interface Transport<Paths extends {}> {
   GET: TypedCall<Paths, "get">;
   PUT: TypedCall<Paths, "put">;
   POST: TypedCall<Paths, "post">;
-  /** The openapi-fetch client every call goes through: the clients' `raw`. */
-  client: Client<Paths>;
+  /** The clients' `raw`. */
+  raw: RawClient<Paths>;
 }
 
+/** An operation as a client sends it: its template, validators and the policy of a call that overrides nothing. */
 interface Route {
-  label: string;
+  template: string;
   validators: OperationValidators;
-  /** The policy of a call that overrides nothing and sends no body: one object for all such calls. */
   policy: CallPolicy;
+  /** Matches a filled path of this operation, for `raw` calls. */
+  pattern: RegExp;
 }
 
 type Init = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown };
 const noInit: Init = {};
+const noParams: NonNullable<Init["params"]> = {};
 const noOptions: RequestOptions = {};
 
 export function createTransport<Paths extends {}>(config: TransportConfig): Transport<Paths> {
-  const client = createClient<Paths>({
-    baseUrl: config.baseUrl,
-    fetch: createPolicyFetch(config) as unknown as (request: Request) => Promise<Response>,
-    Request: PlainRequest as unknown as typeof Request,
-    pathSerializer: fillPath,
-    // Made once here: left out, openapi-fetch makes the same serializer anew on every call.
-    querySerializer: openapiFetch.createQuerySerializer(),
-  });
-  // By method, then path template: two lookups of strings the caller already has, no key built per call.
-  const routes: Record<Uppercase<Method>, Map<string, Route>> = { GET: new Map(), PUT: new Map(), POST: new Map() };
+  const { api, baseUrl } = config;
+  const send = createPolicyFetch({ ...config, requestIdField: api.requestIdField });
+  // Made once here: left out, openapi-fetch makes the same serializer anew on every call.
+  const querySerializer = openapiFetch.createQuerySerializer();
 
-  function routeFor(method: Uppercase<Method>, path: string): Route {
-    let route = routes[method].get(path);
-    if (!route) {
-      const key = `${method} ${path}`;
-      const validators = config.validators[key];
-      if (!validators) throw new IngestionError(`unknown operation ${key}`);
-      // Errors and log lines name the operation and its path template (never a value that may be private).
-      const label = `${validators.operationId} ${key}`;
-      route = { label, validators, policy: { label, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries } };
-      routes[method].set(path, route);
-    }
+  // By method, then path template: two lookups of strings the caller already has, no key built per call.
+  const routes: Record<string, Map<string, Route>> = {};
+  // A base URL may have a path of its own (a gateway's prefix), which every request path starts with.
+  const basePath = new URL(baseUrl).pathname.replace(/\/$/, "");
+  for (const [key, validators] of Object.entries(config.validators)) {
+    const [method = "", template = ""] = key.split(" ");
+    // Errors and log lines name the operation and its path template (never a value that may be private).
+    const label = `${validators.operationId} ${key}`;
+    const policy = { label, operationId: validators.operationId, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries };
+    const pattern = new RegExp(`^${escapeRegExp(basePath + template).replace(/\\\{[^}]+\\\}/g, "[^/]+")}$`);
+    routes[method] ??= new Map();
+    routes[method].set(template, { template, validators, policy, pattern });
+  }
+
+  function routeFor(method: string, template: string): Route {
+    const route = routes[method]?.get(template);
+    if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
     return route;
   }
 
-  /** Validates the call and says how openapi-fetch is to send it: its params, and the policy beside them. */
-  function callInitOf(route: Route, init: Init, options: RequestOptions): Record<string | symbol, unknown> {
-    const { label, validators } = route;
-    if (config.validateRequests) {
-      const { path: pathParams, query } = init.params ?? {};
-      const params = query ? { ...pathParams, ...query } : (pathParams ?? {});
-      const paramIssues = validators.params ? issuesOf(validators.params, params) : [];
-      const bodyIssues = validators.body ? issuesOf(validators.body, init.body) : [];
-      if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(label, [...paramIssues, ...bodyIssues]);
-    }
-    // The body is serialized here, once, and the caller's headers checked; both go to the policy fetch with the
-    // policy rather than through openapi-fetch, which would copy them into a Headers object only to be read back.
-    const policy: CallPolicy =
-      options.timeoutMs === undefined && options.maxRetries === undefined && options.headers === undefined && init.body === undefined
-        ? route.policy
-        : {
-            label,
-            timeoutMs: options.timeoutMs === undefined ? config.timeoutMs : checkedCount(label, "timeoutMs", options.timeoutMs, 1, maxTimeoutMs),
-            maxRetries: options.maxRetries === undefined ? config.maxRetries : checkedCount(label, "maxRetries", options.maxRetries, 0, 100),
-            body: init.body === undefined ? undefined : JSON.stringify(init.body),
-            headers: options.headers === undefined ? undefined : checkedHeaders(label, options.headers),
-          };
-    // The policy fetch has read and parsed the body already: openapi-fetch need not parse it again.
-    // Built field by field: a spread followed by a symbol key makes a slower, larger object on every call.
-    const callInit: Record<string | symbol, unknown> = { params: init.params, parseAs: "stream" };
-    callInit[callPolicy] = policy;
-    if (options.signal) callInit.signal = options.signal;
-    return callInit;
+  /** The policy of a call: the route's own when the call overrides nothing, else one made for it. */
+  function policyOf({ policy }: Route, options: RequestOptions): CallPolicy {
+    if (options.timeoutMs === undefined && options.maxRetries === undefined) return policy;
+    return {
+      ...policy,
+      timeoutMs: options.timeoutMs === undefined ? policy.timeoutMs : checkedCount(policy.label, "timeoutMs", options.timeoutMs, 1, maxTimeoutMs),
+      maxRetries: options.maxRetries === undefined ? policy.maxRetries : checkedCount(policy.label, "maxRetries", options.maxRetries, 0, 100),
+    };
+  }
+
+  function validate({ policy, validators }: Route, init: Init): void {
+    const { path: pathParams, query } = init.params ?? {};
+    const params = query ? { ...pathParams, ...query } : (pathParams ?? {});
+    const paramIssues = validators.params ? issuesOf(validators.params, params) : [];
+    const bodyIssues = validators.body ? issuesOf(validators.body, init.body) : [];
+    if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(policy.label, [...paramIssues, ...bodyIssues]);
   }
 
   /** A response the policy fetch returned, as the call's result or its error. */
-  function resultOf({ label, validators }: Route, response: Response): WithResponse<unknown> {
+  function resultOf({ policy: { label }, validators }: Route, response: Response): WithResponse<unknown> {
     const body = bodyOf(response);
-    const requestId = requestIdOf(response, body);
+    const requestId = requestIdOf(response, api.requestIdField, body);
     if (!response.ok) {
       throw apiErrorFor(
+        api,
         response.status,
         body.isJson ? body.json : body.text || undefined,
         response.headers,
@@ -155,19 +150,27 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       if (issues.length > 0) throw new ResponseValidationError(label, issues, requestId);
     }
     const envelope = body.json;
-    if (!envelope || typeof envelope !== "object" || !(config.envelope in envelope)) {
+    if (!envelope || typeof envelope !== "object" || !(api.envelope in envelope)) {
       const seen = body.text === "" ? "the body is empty" : "is required";
-      throw new ResponseValidationError(label, [{ path: `/${config.envelope}`, message: seen }], requestId);
+      throw new ResponseValidationError(label, [{ path: `/${api.envelope}`, message: seen }], requestId);
     }
-    return { data: (envelope as Record<string, unknown>)[config.envelope], response, requestId };
+    return { data: (envelope as Record<string, unknown>)[api.envelope], response, requestId };
   }
 
-  /** One call, to its outcome: it never rejects (see ApiPromise). */
-  async function run(method: Uppercase<Method>, path: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
+  /** One typed call, to its outcome: it never rejects (see ApiPromise). */
+  async function run(method: string, template: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
     try {
-      const route = routeFor(method, path);
-      const send = client[method] as (path: string, init: unknown) => Promise<{ response: Response }>;
-      const { response } = await send(path, callInitOf(route, init, options));
+      const route = routeFor(method, template);
+      if (config.validateRequests) validate(route, init);
+      const url = openapiFetch.createFinalURL(template, { baseUrl, params: init.params ?? noParams, querySerializer, pathSerializer: fillPath });
+      const response = await send({
+        method,
+        url,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy.label, options.headers),
+        signal: options.signal,
+        policy: policyOf(route, options),
+      });
       return resultOf(route, response);
     } catch (error) {
       // A caller's abort rejects with the caller's own reason, as fetch does.
@@ -176,11 +179,39 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   }
 
   const typed =
-    (method: Uppercase<Method>) =>
-    (path: string, init: Init | undefined, options: RequestOptions | undefined): ApiPromise<unknown> =>
-      new ApiPromise(run(method, path, init ?? noInit, options ?? noOptions));
+    (method: string) =>
+    (template: string, init: Init | undefined, options: RequestOptions | undefined): ApiPromise<unknown> =>
+      new ApiPromise(run(method, template, init ?? noInit, options ?? noOptions));
 
-  return { GET: typed("GET"), PUT: typed("PUT"), POST: typed("POST"), client } as unknown as Transport<Paths>;
+  /** `raw`'s fetch: openapi-fetch's Request, read into a call of the operation its path matches, sent the same way. */
+  async function rawFetch(request: Request): Promise<Response> {
+    const path = pathOf(request.url);
+    let route: Route | undefined;
+    for (const candidate of routes[request.method]?.values() ?? []) if (candidate.pattern.test(path)) route = candidate;
+    const label = route?.policy.label ?? `${request.method} ${path}`;
+    // openapi-fetch fills the template only when the call gives path parameters; without any, it is sent as it is.
+    if (route && decodeURIComponent(path) === basePath + route.template) {
+      throw new RequestValidationError(label, [{ path: route.template, message: "has a path parameter without a value" }]);
+    }
+    return send({
+      method: request.method,
+      url: request.url,
+      body: request.body === null ? undefined : await request.text(),
+      headers: Object.fromEntries(request.headers),
+      signal: request.signal,
+      policy: route?.policy ?? { label, operationId: undefined, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries },
+    });
+  }
+
+  const client = createClient<Paths>({ baseUrl, fetch: rawFetch, pathSerializer: fillPath, querySerializer });
+  const refuseMiddleware = () => {
+    throw new IngestionError(
+      "raw.use() and raw.eject() are not supported: openapi-fetch middleware sees one call, not each attempt, and typed calls do not pass through it; pass onRequest and onResponse to the client instead, which see every attempt of typed calls and raw alike",
+    );
+  };
+  const raw: RawClient<Paths> = Object.assign(client, { use: refuseMiddleware, eject: refuseMiddleware });
+
+  return { GET: typed("GET"), PUT: typed("PUT"), POST: typed("POST"), raw } as unknown as Transport<Paths>;
 }
 
 /**
@@ -214,9 +245,9 @@ const templates = new Map<string, string[]>();
 const unreserved = /^[A-Za-z0-9\-_.!~*'()]*$/;
 
 /**
- * Fills a path template, typed methods and `raw` alike: each value becomes exactly one encoded segment.
- * "." and ".." are refused, since URL parsing would collapse them into another path (with the credentials),
- * and so are a missing value and text that is not valid Unicode, before anything is sent.
+ * openapi-fetch's path serializer for both paths: each value becomes exactly one encoded segment. "." and ".."
+ * are refused, since URL parsing would collapse them into another path (with the credentials), and so are a
+ * missing value and text that is not valid Unicode, before anything is sent.
  */
 function fillPath(template: string, params: Record<string, unknown>): string {
   let segments = templates.get(template);
@@ -245,26 +276,8 @@ function fillPath(template: string, params: Record<string, unknown>): string {
   return path;
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 function pathIssue(template: string, name: string, message: string): RequestValidationError {
-  return new RequestValidationError(`${template.slice(template.indexOf("/", template.indexOf("//") + 2))}`, [{ path: `/${name}`, message }]);
-}
-
-// RFC 9110 token characters for names; visible ASCII and spaces for values (fetch refuses the rest).
-const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const headerValue = /^[\x20-\x7e\t]*$/;
-
-/**
- * A caller's extra headers, with lowercase names (so the client's own replace them in any letter case), refused
- * before sending if fetch would refuse them mid-call or they could split a header.
- */
-function checkedHeaders(label: string, headers: Record<string, string>): Record<string, string> {
-  const issues: ValidationIssue[] = [];
-  const checked: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!headerName.test(name)) issues.push({ path: `/headers/${encodeURIComponent(name)}`, message: "is not a valid header name" });
-    else if (!headerValue.test(value)) issues.push({ path: `/headers/${name}`, message: "must be visible ASCII, without line breaks" });
-    else checked[name.toLowerCase()] = value;
-  }
-  if (issues.length > 0) throw new RequestValidationError(label, issues);
-  return checked;
+  return new RequestValidationError(pathOf(template), [{ path: `/${name}`, message }]);
 }

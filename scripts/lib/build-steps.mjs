@@ -10,12 +10,12 @@ export const buildSteps = [
   {
     script: "generate",
     // Everything the generate step runs lives in scripts/lib, so any change there may change its outputs.
-    inputs: ["openapi/management", "openapi/alerts", "redocly.yaml", "contract/cases", "scripts/generate.mjs", "scripts/lib"],
+    inputs: ["openapi/management", "openapi/alerts", "redocly.yaml", "contract/cases", "package.json", "scripts/generate.mjs", "scripts/lib"],
     outputs: ["generated", "contract/schemas", "contract/vectors"],
   },
   {
     script: "compile",
-    inputs: ["src", "generated/types", "generated/validators", "scripts/compile.mjs", "tsconfig.build.json", "package.json"],
+    inputs: ["src", "generated/types", "generated/validators", "generated/package.ts", "scripts/compile.mjs", "tsconfig.build.json", "package.json"],
     outputs: ["dist/index.js", "dist/index.cjs", "dist/src/index.d.ts"],
   },
   {

@@ -1,0 +1,71 @@
+// The per-attempt hooks a client takes (`onRequest`, `onResponse`): what they see, and how a request hook's
+// changes are taken back. Both run for every attempt of typed calls and `raw` alike, from the policy fetch.
+import { IngestionError } from "./errors.js";
+
+/** What a hook knows about the attempt it sees. */
+export interface AttemptContext {
+  /** The operation (`getPipeSettings`); undefined for a `raw` call to a path the contract does not have. */
+  operationId: string | undefined;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  attempt: number;
+}
+
+/** What `onResponse` knows: the attempt, and whether the client will send it again after this answer. */
+export interface ResponseContext extends AttemptContext {
+  willRetry: boolean;
+}
+
+export interface Hooks {
+  /**
+   * Runs before each attempt is sent, retries included. It may set or delete headers on `request.headers`, or
+   * return a new `Request` for the same method and URL whose headers are then sent; the method, URL and body
+   * are not its to change. `Authorization` is the client's: it is put back after the hook, whatever it did.
+   * A hook that throws fails the call, without a retry.
+   */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook that only sets headers returns nothing, which TypeScript types as void.
+  onRequest?: (request: Request, context: AttemptContext) => Request | void | Promise<Request | void>;
+  /**
+   * Runs after each attempt's answer was read (`response.text()` and `json()` give the body again), before the
+   * client retries it or returns it. A hook that throws fails the call, without a retry.
+   */
+  onResponse?: (response: Response, context: ResponseContext) => unknown;
+}
+
+/** The headers to send after `onRequest` saw the attempt: its changes, with `Authorization` put back. */
+export async function hookedHeaders(
+  onRequest: NonNullable<Hooks["onRequest"]>,
+  label: string,
+  attempt: { method: string; url: string; headers: Record<string, string>; body: string | undefined },
+  context: AttemptContext,
+): Promise<Record<string, string>> {
+  const request = new Request(attempt.url, { method: attempt.method, headers: attempt.headers, body: attempt.body ?? null });
+  // biome-ignore lint/suspicious/noConfusingVoidType: what onRequest returns (see Hooks).
+  let returned: Request | void;
+  try {
+    returned = await onRequest(request, context);
+  } catch (error) {
+    throw new IngestionError(`${label}: the onRequest hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const final = returned ?? request;
+  if (!(final instanceof Request)) throw new IngestionError(`${label}: onRequest must return a Request or nothing`);
+  if (final.method !== request.method || final.url !== request.url) {
+    throw new IngestionError(`${label}: onRequest may change headers only; it returned a request for ${final.method} ${new URL(final.url).pathname}`);
+  }
+  const headers = Object.fromEntries(final.headers);
+  headers.authorization = attempt.headers.authorization as string;
+  return headers;
+}
+
+/** Runs `onResponse`, turning what it throws into the call's IngestionError. */
+export async function runResponseHook(
+  onResponse: NonNullable<Hooks["onResponse"]>,
+  label: string,
+  response: Response,
+  context: ResponseContext,
+): Promise<void> {
+  try {
+    await onResponse(response, context);
+  } catch (error) {
+    throw new IngestionError(`${label}: the onResponse hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
