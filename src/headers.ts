@@ -62,18 +62,24 @@ export const userAgent: string | undefined = (() => {
 // limiter), which the client reads too, so it says it takes that rather than insist.
 const accept = "application/json, */*;q=0.1";
 
-/** The headers of every request without and with a JSON body, made once per client: fetch copies a plain object for less than a Headers. */
+/** The headers of a client's requests without and with a JSON body, made once: fetch copies a plain object for less than a Headers. */
 export interface OwnHeaders {
+  /** Everything the client sends on its own: its defaults, User-Agent, Accept, Authorization (and Content-Type). */
   withoutBody: Readonly<Record<string, string>>;
   withBody: Readonly<Record<string, string>>;
+  /** What no call's headers replace: Accept, Authorization (and Content-Type). */
+  fixedWithoutBody: Readonly<Record<string, string>>;
+  fixedWithBody: Readonly<Record<string, string>>;
 }
 
 /**
  * The client's headers: its defaults, then its User-Agent (after the caller's own product token, if the defaults
- * name one), Accept and Authorization, which no default replaces.
+ * name one), then Accept and Authorization, which no default replaces.
  */
 export function ownHeaders(authorization: string, defaults: Record<string, string>): OwnHeaders {
   const agent = [defaults["user-agent"], userAgent].filter(Boolean).join(" ");
-  const withoutBody = { ...defaults, ...(agent && { "user-agent": agent }), accept, authorization };
-  return { withoutBody, withBody: { ...withoutBody, "content-type": "application/json" } };
+  const fixedWithoutBody = { accept, authorization };
+  const fixedWithBody = { ...fixedWithoutBody, "content-type": "application/json" };
+  const general = { ...defaults, ...(agent && { "user-agent": agent }) };
+  return { withoutBody: { ...general, ...fixedWithoutBody }, withBody: { ...general, ...fixedWithBody }, fixedWithoutBody, fixedWithBody };
 }

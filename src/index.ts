@@ -20,6 +20,7 @@ export {
   TimeoutError,
   type ValidationIssue,
 } from "./errors.js";
+export type { AttemptContext, Hooks, ResponseContext } from "./hooks.js";
 export type { Logger, LogLevel } from "./logging.js";
 export { createManagementClient, type ManagementClient } from "./management-client.js";
 export type { AlertsResource } from "./resources/alerts.js";
@@ -27,4 +28,5 @@ export type { ListServicesParams, PipeParams, ServiceParams } from "./resources/
 export type { PipesResource } from "./resources/pipes.js";
 export type { ReversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
 export type { ServicesResource } from "./resources/services.js";
+export type { RawClient } from "./transport.js";
 export type * from "./types.js";

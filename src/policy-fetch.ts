@@ -77,10 +77,10 @@ export function requestIdOf(response: Response, field: string | undefined, { jso
 export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
   const { ownHeaders, log, fetch: send, maxResponseBytes, requestIdField, onRequest, onResponse } = config;
 
-  /** What is sent: the caller's headers, then the client's own, which replace a caller's of the same name. */
+  /** What is sent: the client's headers, the call's over its defaults, and Accept and Authorization over both. */
   function headersOf({ body, headers }: OutgoingCall): Record<string, string> {
-    const own = body === undefined ? ownHeaders.withoutBody : ownHeaders.withBody;
-    return headers === undefined ? own : { ...headers, ...own };
+    if (body === undefined) return headers === undefined ? ownHeaders.withoutBody : { ...ownHeaders.withoutBody, ...headers, ...ownHeaders.fixedWithoutBody };
+    return headers === undefined ? ownHeaders.withBody : { ...ownHeaders.withBody, ...headers, ...ownHeaders.fixedWithBody };
   }
 
   return async function policyFetch(call: OutgoingCall): Promise<Response> {

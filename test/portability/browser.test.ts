@@ -64,3 +64,40 @@ it("runs every example from a page, against mocks on other origins", async () =>
     await browser.close();
   }
 }, 60_000);
+
+it("names no User-Agent of its own in a browser, so a cross-origin call asks the server for nothing more", async () => {
+  // A server on another origin that records each request and allows the SDK's headers, as a CORS-enabled API would.
+  const seen: { method: string; userAgent: string | undefined; requested: string | undefined }[] = [];
+  const api = createServer((request, response) => {
+    seen.push({ method: request.method ?? "", userAgent: request.headers["user-agent"], requested: request.headers["access-control-request-headers"] });
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "authorization, accept, content-type" };
+    if (request.method === "OPTIONS") return void response.writeHead(204, cors).end();
+    response.writeHead(200, { ...cors, "content-type": "application/json" }).end(JSON.stringify({ data: { id: "65f1c2d3e4b5a69788796a01" } }));
+  });
+  await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+  const browser = await launchBrowserContext();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${(pages.address() as AddressInfo).port}/smoke.html`);
+    const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+    // As text: vitest would rewrite a function's dynamic import into its own loader, which the page does not have.
+    // The page's fetch is wrapped to see the header names the SDK asks it to send: Chromium would drop a User-Agent.
+    const { id, asked } = (await page.evaluate(`(async () => {
+      const { createAlertsClient } = await import("ingestion-api");
+      const asked = [];
+      const recording = (url, init) => { asked.push(...Object.keys(init.headers)); return fetch(url, init); };
+      const client = createAlertsClient({ baseUrl: ${JSON.stringify(apiUrl)}, token: "browser-token", fetch: recording });
+      return { id: (await client.get("65f1c2d3e4b5a69788796a01")).id, asked };
+    })()`)) as { id: string; asked: string[] };
+    expect(id).toBe("65f1c2d3e4b5a69788796a01");
+    expect(asked.sort()).toEqual(["accept", "authorization"]);
+    const get = seen.find(({ method }) => method === "GET");
+    expect(get?.userAgent).toMatch(/Chrome/);
+    expect(get?.userAgent).not.toMatch(/ingestion-api/);
+    // The preflight asks only for what the contract needs: Authorization (and no User-Agent).
+    expect(seen.find(({ method }) => method === "OPTIONS")?.requested).toBe("authorization");
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+}, 60_000);
