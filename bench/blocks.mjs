@@ -2,14 +2,18 @@
 // the block before, so drift in the machine's speed falls on all tasks alike. A figure is the median
 // over blocks; a ratio is the median of the ratios within each block, where the drift cancels.
 
-export function median(values) {
+/** The `q` quantile of `values` (0.5: the median), interpolated between the two nearest values. */
+export function quantile(values, q) {
   const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const position = (sorted.length - 1) * q;
+  const below = Math.floor(position);
+  return sorted[below] + (sorted[Math.ceil(position)] - sorted[below]) * (position - below);
 }
 
+export const median = (values) => quantile(values, 0.5);
+
 /**
- * Runs `tasks` ({ key, run: async () => number }) in `blocks` rotated rounds; each key's value per block.
+ * Runs `tasks` ({ key, run: async () => figure }) in `blocks` rotated rounds; each key's figure per block.
  * `beforeEach` runs before every task: the benchmark collects garbage there, since a rotation keeps each
  * task's neighbour, and a task would otherwise pay for the garbage the one before it left (ky's and openai's
  * 80–130 KB per call fell on the SDK, which follows them).
@@ -49,28 +53,45 @@ export async function interleavePairs(blocks, pairs, beforeEach = () => {}) {
 /** The key of the baseline's figure measured beside `name`'s (`${name} ${op} ${kind}`). */
 export const besideKey = (name, op, kind) => `baseline ${op} ${kind} beside ${name}`;
 
-/** The median over blocks of `key`'s value divided by `baseKey`'s value in the same block. */
-export function medianRatio(samples, key, baseKey) {
+/** `key`'s value divided by `baseKey`'s value in the same block, for each block. */
+export function blockRatios(samples, key, baseKey) {
   const base = samples.get(baseKey);
-  return median(samples.get(key).map((value, block) => value / base[block]));
+  return samples.get(key).map((value, block) => value / base[block]);
 }
 
-/** Mean time of one call, in microseconds, over `calls` calls made one after another. */
-export async function microsecondsPerCall(call, calls) {
+/** The median over blocks of `key`'s value divided by `baseKey`'s value in the same block. */
+export const medianRatio = (samples, key, baseKey) => median(blockRatios(samples, key, baseKey));
+
+/**
+ * Wall time of `work` and the CPU time this process spent meanwhile (user + system, every thread, garbage
+ * collection included), both in microseconds. CPU time leaves out the time spent waiting for a core that other
+ * work on this shared machine holds, the largest part of wall time's drift.
+ */
+async function wallAndCpuMicroseconds(work) {
+  const cpuBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
-  for (let i = 0; i < calls; i++) await call();
-  return Number(process.hrtime.bigint() - started) / 1000 / calls;
+  await work();
+  const wall = Number(process.hrtime.bigint() - started) / 1000;
+  const { user, system } = process.cpuUsage(cpuBefore);
+  return { wall, cpu: user + system };
 }
 
-/** Completed calls per second with `inFlight` calls always outstanding, over `calls` calls. */
+/** Over `calls` calls made one after another: `wall`, the mean time of one call, and `cpu`, CPU time per call, both in microseconds. */
+export async function microsecondsPerCall(call, calls) {
+  const { wall, cpu } = await wallAndCpuMicroseconds(async () => {
+    for (let i = 0; i < calls; i++) await call();
+  });
+  return { wall: wall / calls, cpu: cpu / calls };
+}
+
+/** Over `calls` calls with `inFlight` always outstanding: `wall`, completed calls per second, and `cpu`, CPU microseconds per call. */
 export async function callsPerSecond(call, calls, inFlight) {
   let started = 0;
   const worker = async () => {
     while (started++ < calls) await call();
   };
-  const begin = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  return calls / (Number(process.hrtime.bigint() - begin) / 1e9);
+  const { wall, cpu } = await wallAndCpuMicroseconds(() => Promise.all(Array.from({ length: inFlight }, worker)));
+  return { wall: calls / (wall / 1e6), cpu: cpu / calls };
 }
 
 /**

@@ -68,8 +68,8 @@ try {
     await callsPerSecond(call, plan.warmup, plan.inFlight);
   }
   const kinds = {
-    "µs/call": (call) => microsecondsPerCall(call, plan.calls),
-    [`calls/s, ${plan.inFlight} in flight`]: (call) => callsPerSecond(call, plan.throughputCalls, plan.inFlight),
+    "µs/call": async (call) => (await microsecondsPerCall(call, plan.calls)).wall,
+    [`calls/s, ${plan.inFlight} in flight`]: async (call) => (await callsPerSecond(call, plan.throughputCalls, plan.inFlight)).wall,
   };
   const pairs = Object.entries(layers).flatMap(([name, call]) =>
     Object.entries(kinds).map(([kind, measure]) => [

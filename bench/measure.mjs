@@ -1,6 +1,7 @@
 // One runtime's part of `npm run bench`, run by bench/run.mjs under each Node version (with --expose-gc):
 // every contender, GET and PUT, per call and at 64 in flight, in interleaved blocks against one canned loopback
-// server, then the heap allocated per call. Sends { node, samples, heap } to the parent and exits.
+// server, then the heap allocated per call. Sends { node, names, samples: { wall, cpu }, heap } to the parent and
+// exits: `wall` holds each task's µs/call or calls/s per block, `cpu` its CPU µs per call in the same blocks.
 import { deepStrictEqual } from "node:assert";
 import { fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -39,12 +40,13 @@ try {
         ]),
       ),
     );
-  const samples = await interleavePairs(plan.blocks, pairs, () => globalThis.gc());
+  const figures = await interleavePairs(plan.blocks, pairs, () => globalThis.gc());
+  const part = (field) => Object.fromEntries([...figures].map(([key, values]) => [key, values.map((value) => value[field])]));
   const heap = {};
   for (const { name, calls } of contenders) {
     for (const op of ["GET", "PUT"]) heap[`${name} ${op}`] = await heapBytesPerCall(calls[op.toLowerCase()], plan.heapCalls, plan.heapRounds);
   }
-  process.send({ node: process.version, names: contenders.map(({ name }) => name), samples: Object.fromEntries(samples), heap });
+  process.send({ node: process.version, names: contenders.map(({ name }) => name), samples: { wall: part("wall"), cpu: part("cpu") }, heap });
 } finally {
   server.disconnect();
   process.disconnect();
