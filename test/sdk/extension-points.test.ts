@@ -129,7 +129,6 @@ it("a raw call to a path the contract does not have reaches the hooks without an
       seen.push(operationId);
     },
   });
-  // biome-ignore lint/suspicious/noExplicitAny: a path outside the typed ones, as untyped code could send.
   await (client.raw as any).GET("/v1/unknown");
   expect(seen).toEqual([undefined]);
 });
@@ -174,7 +173,6 @@ describe("User-Agent", () => {
 describe("raw's openapi-fetch middleware", () => {
   it.each(["use", "eject"])("raw.%s() is refused, naming the hooks to use instead", async (method) => {
     const client = await managementAgainst([json(200, settingsEnvelope)]);
-    // biome-ignore lint/suspicious/noExplicitAny: the types leave use and eject out; untyped code can still call them.
     const call = () => (client.raw as any)[method]({ onRequest: () => undefined });
     expect(call).toThrow(IngestionError);
     expect(call).toThrow("pass onRequest and onResponse to the client instead");
