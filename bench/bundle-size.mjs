@@ -1,4 +1,5 @@
-// The client entry's size as size-limit measures it against the budget in package.json ("size-limit").
+// The client's sizes as size-limit measures them against the budgets in package.json ("size-limit"): the entry,
+// with the request validators both clients load, and with the response validators too.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 

@@ -2,8 +2,8 @@
 // examples for getPipeSettings and updatePipeSettings.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { exampleRequest, exampleResponse, operationsOf } from "../scripts/lib/openapi.mjs";
 import { root } from "../scripts/lib/toolchain.mjs";
+import { exampleRequest, exampleResponse, operationsOf } from "../src/contract/openapi.js";
 
 const bundle = JSON.parse(readFileSync(join(root, "generated", "openapi", "management.json"), "utf8"));
 const byId = (operationId) => operationsOf(bundle).find((entry) => entry.operationId === operationId);

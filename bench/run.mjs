@@ -69,13 +69,18 @@ const importSamples = await interleave(plan.imports, [
   { key: "openapi-fetch", run: async () => importMilliseconds("openapi-fetch") },
   { key: "SDK", run: async () => importMilliseconds("./dist/index.js") },
 ]);
-const [size] = bundleSizes();
+const sizes = bundleSizes();
 const bodyMicroseconds = median(samples.get("validate settings body"));
 const importRatio = medianRatio(importSamples, "SDK", "openapi-fetch");
 const general = [
   { what: "validation of a settings body", measured: `${bodyMicroseconds.toFixed(2)} µs`, limit: "≤ 2 µs", met: bodyMicroseconds <= 2 },
   { what: "import of dist/index.js", measured: `${importRatio.toFixed(2)}× openapi-fetch`, limit: "≤ 1.30×", met: importRatio <= 1.3 },
-  { what: size.name, measured: `${(size.size / 1000).toFixed(2)} kB`, limit: `≤ ${(size.sizeLimit / 1000).toFixed(2)} kB`, met: size.passed },
+  ...sizes.map((size) => ({
+    what: size.name,
+    measured: `${(size.size / 1000).toFixed(2)} kB`,
+    limit: `≤ ${(size.sizeLimit / 1000).toFixed(2)} kB`,
+    met: size.passed,
+  })),
 ];
 const generalLines = [
   `## Every runtime (${process.version})`,

@@ -9,7 +9,7 @@
 // open enums (`anyOf: [{enum}, {type: string}]`) only: clients check response types and bounds.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { operationsOf, resolveRef } from "./lib/openapi.mjs";
+import { operationsOf, resolveRef } from "../src/contract/openapi.js";
 import { apis, root } from "./lib/toolchain.mjs";
 
 /** Every rule the gate applies, by the name it reports. */

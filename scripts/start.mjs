@@ -6,7 +6,7 @@ import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
-import { demoCredentials } from "./lib/code-samples.mjs";
+import { sandboxCredentials } from "./lib/code-samples.mjs";
 import { killAllMocksNow, portInUse, startMocks, stopMock } from "./lib/mock-servers.mjs";
 import { startSandboxBehindPrism } from "./lib/sandbox-process.mjs";
 import { sandboxTour, staticMockTour } from "./lib/sandbox-tour.mjs";
@@ -114,7 +114,7 @@ try {
           { bundle: "generated/openapi/management.json", port: managementPort },
           { bundle: "generated/openapi/alerts.json", port: alertsPort },
         ])
-      : await startSandboxBehindPrism({ sandbox: sandboxPort, management: managementPort, alerts: alertsPort }, demoCredentials)),
+      : await startSandboxBehindPrism({ sandbox: sandboxPort, management: managementPort, alerts: alertsPort }, sandboxCredentials)),
   );
 } catch (error) {
   await stopAll();
@@ -138,7 +138,7 @@ ${
   alerts      ${alerts.url}   (Prism mock of generated/openapi/alerts.json)`
     : `  management  ${management.url}   (Prism checking generated/openapi/management.json, in front of the sandbox)
   alerts      ${alerts.url}   (Prism checking generated/openapi/alerts.json, in front of the sandbox)
-  sandbox     ${sandbox.url}   (ingestion-api sandbox: key id ${demoCredentials.keyId}, key secret ${demoCredentials.keySecret}, token ${demoCredentials.token})`
+  sandbox     ${sandbox.url}   (ingestion-api sandbox: key id ${sandboxCredentials.keyId}, key secret ${sandboxCredentials.keySecret}, token ${sandboxCredentials.token})`
 }
 
 ${(staticMocks ? staticMockTour(management.url, alerts.url) : sandboxTour(management.url, alerts.url, sandbox.url)).join("\n\n")}

@@ -1,7 +1,6 @@
 // The alerting interface (B, /api/v2, Bearer): threshold alerts.
 
 import type { paths } from "../generated/types/alerts.js";
-import { validators } from "../generated/validators/alerts.js";
 import { type AlertsClientOptions, assertTokenCharacters, fromOptionOrEnvironment, resolveCommonOptions } from "./client-options.js";
 import { alerts } from "./interfaces.js";
 import { type AlertsResource, alertsResource } from "./resources/alerts.js";
@@ -21,6 +20,13 @@ export interface AlertsClient extends AlertsResource {
 /** A client of the alerting interface. Options left out come from `INGESTION_ALERTS_URL` and `INGESTION_ALERTS_TOKEN`. */
 export function createAlertsClient(options: AlertsClientOptions = {}): AlertsClient {
   const token = assertTokenCharacters(factory, "token", fromOptionOrEnvironment(factory, alerts, "token", options.token));
-  const transport = createTransport<paths>({ ...resolveCommonOptions(factory, alerts, options, token), validators });
+  const common = resolveCommonOptions(factory, alerts, options, token);
+  const transport = createTransport<paths>({
+    ...common,
+    // The interface's own validators, loaded as the client is made: the package's import parses none of them.
+    validators: import("../generated/validators/alerts.js"),
+    // Loaded only when answers are checked: most of the validators' code, which the client otherwise never parses.
+    responseValidators: common.validateResponses ? import("../generated/validators/alerts-responses.js") : undefined,
+  });
   return { ...neverThrowing(alertsResource(transport)), raw: transport.raw };
 }

@@ -1,7 +1,6 @@
 // The management interface (A, /v1, HTTP Basic): services, reverse private endpoints, pipes.
 
 import type { paths } from "../generated/types/management.js";
-import { validators } from "../generated/validators/management.js";
 import { assertHeaderSafe, fromOptionOrEnvironment, type ManagementClientOptions, optionalFromEnvironment, resolveCommonOptions } from "./client-options.js";
 import { IngestionError } from "./errors.js";
 import { management } from "./interfaces.js";
@@ -38,7 +37,14 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
   if (keyId.includes(":")) throw new IngestionError(`${factory}: keyId must not contain ":" (HTTP Basic separates ID and secret with it)`);
   const defaultOrganizationId = optionalFromEnvironment(management, "organizationId", options.organizationId);
 
-  const transport = createTransport<paths>({ ...resolveCommonOptions(factory, management, options, base64(`${keyId}:${keySecret}`)), validators });
+  const common = resolveCommonOptions(factory, management, options, base64(`${keyId}:${keySecret}`));
+  const transport = createTransport<paths>({
+    ...common,
+    // The interface's own validators, loaded as the client is made: the package's import parses none of them.
+    validators: import("../generated/validators/management.js"),
+    // Loaded only when answers are checked: most of the validators' code, which the client otherwise never parses.
+    responseValidators: common.validateResponses ? import("../generated/validators/management-responses.js") : undefined,
+  });
   // A call's own organizationId wins; otherwise the client's default (validation reports it if neither is set).
   const withOrganization: WithOrganization = (params) =>
     (params.organizationId === undefined && defaultOrganizationId !== undefined

@@ -12,12 +12,9 @@ import { checkedCallHeaders } from "./headers.js";
 import type { InterfaceDescriptor } from "./interfaces.js";
 import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf } from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
-import { issuesOf, type OperationValidators } from "./validation.js";
+import { issuesOf, type OperationValidators, type Validator } from "./validation.js";
 
-// In the CommonJS build esbuild applies Node's interop, so the default import is openapi-fetch's whole
-// exports object, whose own `default` is the function; in the ES module build it is the function itself.
-const createClient: typeof openapiFetch.default =
-  (openapiFetch.default as unknown as { default?: typeof openapiFetch.default }).default ?? openapiFetch.default;
+const createClient = openapiFetch.default;
 
 /** What the policy fetch needs, and what the typed calls add on top of it. */
 export interface TransportConfig extends Omit<PolicyFetchConfig, "requestIdField"> {
@@ -27,9 +24,16 @@ export interface TransportConfig extends Omit<PolicyFetchConfig, "requestIdField
   timeoutMs: number;
   maxRetries: number;
   validateRequests: boolean;
-  validateResponses: boolean;
-  /** Build-time validators by `METHOD /path/{template}`. */
-  validators: Record<string, OperationValidators>;
+  /**
+   * The request validators' module (by `METHOD /path/{template}`, with each operation's id), loading since the
+   * client was made: a module per interface, so the package's import parses none and a client loads only its own.
+   */
+  validators: Promise<{ validators: Record<string, OperationValidators> }>;
+  /**
+   * The 200 answers' validators by the same keys, loading, when `validateResponses` is on: a module of its own,
+   * most of the validators' code, which a client that does not check answers never loads.
+   */
+  responseValidators: Promise<{ responseValidators: Record<string, Validator> }> | undefined;
 }
 
 /** The methods the contracts use; a typed call is one of these. */
@@ -74,6 +78,8 @@ export interface Transport<Paths extends {}> {
 
 /** An operation as a client sends it: its template, validators and the policy of a call that overrides nothing. */
 interface Route {
+  /** `METHOD /path/{template}`, the validators' key. */
+  key: string;
   template: string;
   validators: OperationValidators;
   policy: CallPolicy;
@@ -92,25 +98,37 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   // Made once here: left out, openapi-fetch makes the same serializer anew on every call.
   const querySerializer = openapiFetch.createQuerySerializer();
 
-  // By method, then path template: two lookups of strings the caller already has, no key built per call.
-  const routes: Record<string, Map<string, Route>> = {};
   // A base URL may have a path of its own (a gateway's prefix), which every request path starts with.
   const basePath = new URL(baseUrl).pathname.replace(/\/$/, "");
-  for (const [key, validators] of Object.entries(config.validators)) {
-    const [method = "", template = ""] = key.split(" ");
-    // Errors and log lines name the operation and its path template (never a value that may be private).
-    const label = `${validators.operationId} ${key}`;
-    const policy = { label, operationId: validators.operationId, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries };
-    const pattern = new RegExp(`^${escapeRegExp(basePath + template).replace(/\\\{[^}]+\\\}/g, "[^/]+")}$`);
-    routes[method] ??= new Map();
-    routes[method].set(template, { template, validators, policy, pattern });
+
+  /** The routes by method, then path template: two lookups of strings the caller already has, no key built per call. */
+  function routesOf(validatorsByKey: Record<string, OperationValidators>): Record<string, Map<string, Route>> {
+    const routes: Record<string, Map<string, Route>> = {};
+    for (const [key, validators] of Object.entries(validatorsByKey)) {
+      const [method = "", template = ""] = key.split(" ");
+      // Errors and log lines name the operation and its path template (never a value that may be private).
+      const label = `${validators.operationId} ${key}`;
+      const policy = { label, operationId: validators.operationId, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries };
+      const pattern = new RegExp(`^${escapeRegExp(basePath + template).replace(/\\\{[^}]+\\\}/g, "[^/]+")}$`);
+      routes[method] ??= new Map();
+      routes[method].set(template, { key, template, validators, policy, pattern });
+    }
+    return routes;
   }
 
-  function routeFor(method: string, template: string): Route {
-    const route = routes[method]?.get(template);
-    if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
-    return route;
-  }
+  // Set once the modules have loaded: from then on a call finds them at once, without waiting on anything.
+  let routes: Record<string, Map<string, Route>> | undefined;
+  let responseValidators: Record<string, Validator> | undefined;
+  const routesLoading = loadedModule("request validators", config.validators).then((module) => {
+    routes = routesOf(module.validators);
+    return routes;
+  });
+  const responsesLoading = config.responseValidators
+    ? loadedModule("response validators", config.responseValidators).then((module) => {
+        responseValidators = module.responseValidators;
+        return responseValidators;
+      })
+    : undefined;
 
   /** The policy of a call: the route's own when the call overrides nothing, else one made for it. */
   function policyOf({ policy }: Route, options: RequestOptions): CallPolicy {
@@ -130,8 +148,8 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(policy.label, [...paramIssues, ...bodyIssues]);
   }
 
-  /** A response the policy fetch returned, as the call's result or its error. */
-  function resultOf({ policy: { label }, validators }: Route, response: Response): WithResponse<unknown> {
+  /** A response the policy fetch returned, as the call's result or its error; `validate` checks a 200's body. */
+  function resultOf({ policy: { label } }: Route, response: Response, validate: Validator | undefined): WithResponse<unknown> {
     const body = bodyOf(response);
     const requestId = requestIdOf(response, api.requestIdField, body);
     if (!response.ok) {
@@ -145,8 +163,8 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
         requestedWaitMs(response.headers),
       );
     }
-    if (config.validateResponses) {
-      const issues = issuesOf(validators.response, body.json);
+    if (validate) {
+      const issues = issuesOf(validate, body.json);
       if (issues.length > 0) throw new ResponseValidationError(label, issues, requestId);
     }
     const envelope = body.json;
@@ -160,7 +178,8 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   /** One typed call, to its outcome: it never rejects (see ApiPromise). */
   async function run(method: string, template: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
     try {
-      const route = routeFor(method, template);
+      const route = (routes ?? (await routesLoading))[method]?.get(template);
+      if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
       if (config.validateRequests) validate(route, init);
       const url = openapiFetch.createFinalURL(template, { baseUrl, params: init.params ?? noParams, querySerializer, pathSerializer: fillPath });
       const response = await send({
@@ -171,7 +190,8 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
         signal: options.signal,
         policy: policyOf(route, options),
       });
-      return resultOf(route, response);
+      const validateResponse = responsesLoading && (responseValidators ?? (await responsesLoading))[route.key];
+      return resultOf(route, response, validateResponse);
     } catch (error) {
       // A caller's abort rejects with the caller's own reason, as fetch does.
       return { failure: options.signal?.aborted && error === options.signal.reason ? error : asIngestionError(error) };
@@ -187,7 +207,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   async function rawFetch(request: Request): Promise<Response> {
     const path = pathOf(request.url);
     let route: Route | undefined;
-    for (const candidate of routes[request.method]?.values() ?? []) if (candidate.pattern.test(path)) route = candidate;
+    for (const candidate of (routes ?? (await routesLoading))[request.method]?.values() ?? []) if (candidate.pattern.test(path)) route = candidate;
     const label = route?.policy.label ?? `${request.method} ${path}`;
     // openapi-fetch fills the template only when the call gives path parameters; without any, it is sent as it is.
     if (route && decodeURIComponent(path) === basePath + route.template) {
@@ -231,6 +251,18 @@ export function neverThrowing<Resource extends object>(resource: Resource): Reso
     };
   }
   return guarded as Resource;
+}
+
+/**
+ * A module the client loads on its own, whose failure (a browser that cannot fetch the chunk) reaches each call
+ * that needs it as an IngestionError, and never the process as an unhandled rejection.
+ */
+function loadedModule<Module>(what: string, loading: Promise<Module>): Promise<Module> {
+  const module = loading.catch((error: unknown) => {
+    throw new IngestionError(`the client could not load its ${what}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  });
+  module.catch(() => {});
+  return module;
 }
 
 /** Anything thrown on the way, as an IngestionError. */

@@ -3,7 +3,7 @@ import type { Validator, ValidationError as ValidatorError } from "../generated/
 import type { ValidationIssue } from "./errors.js";
 
 // Both APIs' generated modules declare the same shapes; the management one names them for both.
-export type { OperationValidators } from "../generated/validators/management.js";
+export type { OperationValidators, Validator } from "../generated/validators/management.js";
 
 /** The rule an error breaks, in words: each keyword the specs use has its own wording; any other is named. */
 function describe(error: ValidatorError): ValidationIssue {

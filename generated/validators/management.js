@@ -34,7 +34,7 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// scripts/lib/validator-formats.mjs
+// src/contract/formats.js
 var UUID = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
 var DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
 var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -171,609 +171,8 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   validate53.errors = vErrors;
   return errors === 0;
 }
-var listServices_response = validate54;
-function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (!(typeof data == "number" && isFinite(data))) {
-    const err0 = { instancePath, keyword: "type", params: { type: "number" } };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  validate55.errors = vErrors;
-  return errors === 0;
-}
-function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (typeof data === "string") {
-    if (!formats0(data)) {
-      const err0 = { instancePath, keyword: "format", params: { format: "uuid" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-  } else {
-    const err1 = { instancePath, keyword: "type", params: { type: "string" } };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate57.errors = vErrors;
-  return errors === 0;
-}
-var formats6 = formats["date-time"];
-var schema25 = { "type": "object", "description": "One network endpoint of a service.", "properties": { "protocol": { "type": "string", "description": "Protocol the endpoint speaks (for example `https`, `nativesecure`)." }, "host": { "type": "string", "description": "Host name of the endpoint." }, "port": { "type": "number", "description": "TCP port of the endpoint." }, "username": { "type": ["string", "null"], "description": "User name to connect with through this endpoint; null when none applies." } } };
-function validate60(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.protocol !== void 0) {
-      if (typeof data.protocol !== "string") {
-        const err0 = { instancePath: instancePath + "/protocol", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.host !== void 0) {
-      if (typeof data.host !== "string") {
-        const err1 = { instancePath: instancePath + "/host", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.port !== void 0) {
-      let data2 = data.port;
-      if (!(typeof data2 == "number" && isFinite(data2))) {
-        const err2 = { instancePath: instancePath + "/port", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.username !== void 0) {
-      let data3 = data.username;
-      if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/username", keyword: "type", params: { type: schema25.properties.username.type } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate60.errors = vErrors;
-  return errors === 0;
-}
-function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.source !== void 0) {
-      if (typeof data.source !== "string") {
-        const err0 = { instancePath: instancePath + "/source", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err1 = { instancePath: instancePath + "/description", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate62.errors = vErrors;
-  return errors === 0;
-}
-function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "id" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.name === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "name" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!formats0(data0)) {
-          const err2 = { instancePath: instancePath + "/id", keyword: "format", params: { format: "uuid" } };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/id", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err4 = { instancePath: instancePath + "/name", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.engineVersion !== void 0) {
-      if (typeof data.engineVersion !== "string") {
-        const err5 = { instancePath: instancePath + "/engineVersion", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.endpoints !== void 0) {
-      let data3 = data.endpoints;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate60(data3[i0], { instancePath: instancePath + "/endpoints/" + i0, parentData: data3, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err6 = { instancePath: instancePath + "/endpoints", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.minTotalMemoryGb !== void 0) {
-      let data5 = data.minTotalMemoryGb;
-      if (!(typeof data5 == "number" && isFinite(data5))) {
-        const err7 = { instancePath: instancePath + "/minTotalMemoryGb", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.maxTotalMemoryGb !== void 0) {
-      let data6 = data.maxTotalMemoryGb;
-      if (!(typeof data6 == "number" && isFinite(data6))) {
-        const err8 = { instancePath: instancePath + "/maxTotalMemoryGb", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.minReplicaMemoryGb !== void 0) {
-      let data7 = data.minReplicaMemoryGb;
-      if (!(typeof data7 == "number" && isFinite(data7))) {
-        const err9 = { instancePath: instancePath + "/minReplicaMemoryGb", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.maxReplicaMemoryGb !== void 0) {
-      let data8 = data.maxReplicaMemoryGb;
-      if (!(typeof data8 == "number" && isFinite(data8))) {
-        const err10 = { instancePath: instancePath + "/maxReplicaMemoryGb", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.numReplicas !== void 0) {
-      let data9 = data.numReplicas;
-      if (!(typeof data9 == "number" && isFinite(data9))) {
-        const err11 = { instancePath: instancePath + "/numReplicas", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.idleScaling !== void 0) {
-      if (typeof data.idleScaling !== "boolean") {
-        const err12 = { instancePath: instancePath + "/idleScaling", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.idleTimeoutMinutes !== void 0) {
-      let data11 = data.idleTimeoutMinutes;
-      if (!(typeof data11 == "number" && isFinite(data11))) {
-        const err13 = { instancePath: instancePath + "/idleTimeoutMinutes", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.ipAccessList !== void 0) {
-      let data12 = data.ipAccessList;
-      if (Array.isArray(data12)) {
-        const len1 = data12.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (!validate62(data12[i1], { instancePath: instancePath + "/ipAccessList/" + i1, parentData: data12, parentDataProperty: i1, rootData })) {
-            vErrors = vErrors === null ? validate62.errors : vErrors.concat(validate62.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err14 = { instancePath: instancePath + "/ipAccessList", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data14 = data.createdAt;
-      if (typeof data14 === "string") {
-        if (!formats6(data14)) {
-          const err15 = { instancePath: instancePath + "/createdAt", keyword: "format", params: { format: "date-time" } };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      } else {
-        const err16 = { instancePath: instancePath + "/createdAt", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-    }
-    if (data.encryptionKey !== void 0) {
-      if (typeof data.encryptionKey !== "string") {
-        const err17 = { instancePath: instancePath + "/encryptionKey", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.encryptionAssumedRoleIdentifier !== void 0) {
-      if (typeof data.encryptionAssumedRoleIdentifier !== "string") {
-        const err18 = { instancePath: instancePath + "/encryptionAssumedRoleIdentifier", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      }
-    }
-    if (data.iamRole !== void 0) {
-      if (typeof data.iamRole !== "string") {
-        const err19 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.privateEndpointIds !== void 0) {
-      let data18 = data.privateEndpointIds;
-      if (Array.isArray(data18)) {
-        const len2 = data18.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          if (typeof data18[i2] !== "string") {
-            const err20 = { instancePath: instancePath + "/privateEndpointIds/" + i2, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err21 = { instancePath: instancePath + "/privateEndpointIds", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.availablePrivateEndpointIds !== void 0) {
-      let data20 = data.availablePrivateEndpointIds;
-      if (Array.isArray(data20)) {
-        const len3 = data20.length;
-        for (let i3 = 0; i3 < len3; i3++) {
-          if (typeof data20[i3] !== "string") {
-            const err22 = { instancePath: instancePath + "/availablePrivateEndpointIds/" + i3, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err22];
-            } else {
-              vErrors.push(err22);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err23 = { instancePath: instancePath + "/availablePrivateEndpointIds", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
-        }
-        errors++;
-      }
-    }
-    if (data.dataWarehouseId !== void 0) {
-      if (typeof data.dataWarehouseId !== "string") {
-        const err24 = { instancePath: instancePath + "/dataWarehouseId", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-    }
-    if (data.isPrimary !== void 0) {
-      if (typeof data.isPrimary !== "boolean") {
-        const err25 = { instancePath: instancePath + "/isPrimary", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-    }
-    if (data.isReadonly !== void 0) {
-      if (typeof data.isReadonly !== "boolean") {
-        const err26 = { instancePath: instancePath + "/isReadonly", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      }
-    }
-    if (data.byocId !== void 0) {
-      if (typeof data.byocId !== "string") {
-        const err27 = { instancePath: instancePath + "/byocId", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
-    if (data.hasTransparentDataEncryption !== void 0) {
-      if (typeof data.hasTransparentDataEncryption !== "boolean") {
-        const err28 = { instancePath: instancePath + "/hasTransparentDataEncryption", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-    }
-    if (data.transparentDataEncryptionKeyId !== void 0) {
-      if (typeof data.transparentDataEncryptionKeyId !== "string") {
-        const err29 = { instancePath: instancePath + "/transparentDataEncryptionKeyId", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err29];
-        } else {
-          vErrors.push(err29);
-        }
-        errors++;
-      }
-    }
-    if (data.encryptionRoleId !== void 0) {
-      if (typeof data.encryptionRoleId !== "string") {
-        const err30 = { instancePath: instancePath + "/encryptionRoleId", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err30];
-        } else {
-          vErrors.push(err30);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err31 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err31];
-    } else {
-      vErrors.push(err31);
-    }
-    errors++;
-  }
-  validate59.errors = vErrors;
-  return errors === 0;
-}
+var createReversePrivateEndpoint_params = validate54;
 function validate54(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.status === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "status" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requestId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "requestId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.result === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "result" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.status !== void 0) {
-      if (!validate55(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.requestId !== void 0) {
-      if (!validate57(data.requestId, { instancePath: instancePath + "/requestId", parentData: data, parentDataProperty: "requestId", rootData })) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.result !== void 0) {
-      let data2 = data.result;
-      if (Array.isArray(data2)) {
-        const len0 = data2.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate59(data2[i0], { instancePath: instancePath + "/result/" + i0, parentData: data2, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/result", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate54.errors = vErrors;
-  return errors === 0;
-}
-var createReversePrivateEndpoint_params = validate65;
-function validate65(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -859,12 +258,12 @@ function validate65(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate65.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
-var createReversePrivateEndpoint_body = validate66;
+var createReversePrivateEndpoint_body = validate55;
 var func1 = require_ucs2length().default;
-function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
@@ -886,10 +285,10 @@ function validate68(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate68.errors = vErrors;
+  validate57.errors = vErrors;
   return errors === 0;
 }
-function validate70(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate59(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (typeof data === "string") {
@@ -911,10 +310,10 @@ function validate70(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate70.errors = vErrors;
+  validate59.errors = vErrors;
   return errors === 0;
 }
-function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data !== null) {
@@ -926,10 +325,10 @@ function validate72(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate72.errors = vErrors;
+  validate61.errors = vErrors;
   return errors === 0;
 }
-function validate67(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate56(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -963,8 +362,8 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.description !== void 0) {
-      if (!validate68(data.description, { instancePath: instancePath + "/description", parentData: data, parentDataProperty: "description", rootData })) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+      if (!validate57(data.description, { instancePath: instancePath + "/description", parentData: data, parentDataProperty: "description", rootData })) {
+        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
         errors = vErrors.length;
       }
     }
@@ -990,32 +389,32 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.vpcEndpointServiceName !== void 0) {
-      if (!validate70(data.vpcEndpointServiceName, { instancePath: instancePath + "/vpcEndpointServiceName", parentData: data, parentDataProperty: "vpcEndpointServiceName", rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate59(data.vpcEndpointServiceName, { instancePath: instancePath + "/vpcEndpointServiceName", parentData: data, parentDataProperty: "vpcEndpointServiceName", rootData })) {
+        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
         errors = vErrors.length;
       }
     }
     if (data.vpcResourceConfigurationId !== void 0) {
-      if (!validate72(data.vpcResourceConfigurationId, { instancePath: instancePath + "/vpcResourceConfigurationId", parentData: data, parentDataProperty: "vpcResourceConfigurationId", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.vpcResourceConfigurationId, { instancePath: instancePath + "/vpcResourceConfigurationId", parentData: data, parentDataProperty: "vpcResourceConfigurationId", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.vpcResourceShareArn !== void 0) {
-      if (!validate72(data.vpcResourceShareArn, { instancePath: instancePath + "/vpcResourceShareArn", parentData: data, parentDataProperty: "vpcResourceShareArn", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.vpcResourceShareArn, { instancePath: instancePath + "/vpcResourceShareArn", parentData: data, parentDataProperty: "vpcResourceShareArn", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.kafkaClusterArn !== void 0) {
-      if (!validate72(data.kafkaClusterArn, { instancePath: instancePath + "/kafkaClusterArn", parentData: data, parentDataProperty: "kafkaClusterArn", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.kafkaClusterArn, { instancePath: instancePath + "/kafkaClusterArn", parentData: data, parentDataProperty: "kafkaClusterArn", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.kafkaAuthentication !== void 0) {
-      if (!validate72(data.kafkaAuthentication, { instancePath: instancePath + "/kafkaAuthentication", parentData: data, parentDataProperty: "kafkaAuthentication", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.kafkaAuthentication, { instancePath: instancePath + "/kafkaAuthentication", parentData: data, parentDataProperty: "kafkaAuthentication", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
@@ -1028,10 +427,10 @@ function validate67(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate67.errors = vErrors;
+  validate56.errors = vErrors;
   return errors === 0;
 }
-function validate77(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1074,8 +473,8 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.description !== void 0) {
-      if (!validate68(data.description, { instancePath: instancePath + "/description", parentData: data, parentDataProperty: "description", rootData })) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+      if (!validate57(data.description, { instancePath: instancePath + "/description", parentData: data, parentDataProperty: "description", rootData })) {
+        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
         errors = vErrors.length;
       }
     }
@@ -1101,32 +500,32 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.vpcEndpointServiceName !== void 0) {
-      if (!validate72(data.vpcEndpointServiceName, { instancePath: instancePath + "/vpcEndpointServiceName", parentData: data, parentDataProperty: "vpcEndpointServiceName", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.vpcEndpointServiceName, { instancePath: instancePath + "/vpcEndpointServiceName", parentData: data, parentDataProperty: "vpcEndpointServiceName", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.vpcResourceConfigurationId !== void 0) {
-      if (!validate70(data.vpcResourceConfigurationId, { instancePath: instancePath + "/vpcResourceConfigurationId", parentData: data, parentDataProperty: "vpcResourceConfigurationId", rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate59(data.vpcResourceConfigurationId, { instancePath: instancePath + "/vpcResourceConfigurationId", parentData: data, parentDataProperty: "vpcResourceConfigurationId", rootData })) {
+        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
         errors = vErrors.length;
       }
     }
     if (data.vpcResourceShareArn !== void 0) {
-      if (!validate70(data.vpcResourceShareArn, { instancePath: instancePath + "/vpcResourceShareArn", parentData: data, parentDataProperty: "vpcResourceShareArn", rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate59(data.vpcResourceShareArn, { instancePath: instancePath + "/vpcResourceShareArn", parentData: data, parentDataProperty: "vpcResourceShareArn", rootData })) {
+        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
         errors = vErrors.length;
       }
     }
     if (data.kafkaClusterArn !== void 0) {
-      if (!validate72(data.kafkaClusterArn, { instancePath: instancePath + "/kafkaClusterArn", parentData: data, parentDataProperty: "kafkaClusterArn", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.kafkaClusterArn, { instancePath: instancePath + "/kafkaClusterArn", parentData: data, parentDataProperty: "kafkaClusterArn", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.kafkaAuthentication !== void 0) {
-      if (!validate72(data.kafkaAuthentication, { instancePath: instancePath + "/kafkaAuthentication", parentData: data, parentDataProperty: "kafkaAuthentication", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.kafkaAuthentication, { instancePath: instancePath + "/kafkaAuthentication", parentData: data, parentDataProperty: "kafkaAuthentication", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
@@ -1139,11 +538,11 @@ function validate77(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate77.errors = vErrors;
+  validate66.errors = vErrors;
   return errors === 0;
 }
-var schema35 = { "type": "string", "description": "How pipes authenticate to the Kafka cluster.", "enum": ["SASL_IAM", "SASL_SCRAM"] };
-function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema29 = { "type": "string", "description": "How pipes authenticate to the Kafka cluster.", "enum": ["SASL_IAM", "SASL_SCRAM"] };
+function validate79(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
@@ -1156,7 +555,7 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     errors++;
   }
   if (!(data === "SASL_IAM" || data === "SASL_SCRAM")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema35.enum } };
+    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema29.enum } };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -1164,10 +563,10 @@ function validate90(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate90.errors = vErrors;
+  validate79.errors = vErrors;
   return errors === 0;
 }
-function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1210,8 +609,8 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.description !== void 0) {
-      if (!validate68(data.description, { instancePath: instancePath + "/description", parentData: data, parentDataProperty: "description", rootData })) {
-        vErrors = vErrors === null ? validate68.errors : vErrors.concat(validate68.errors);
+      if (!validate57(data.description, { instancePath: instancePath + "/description", parentData: data, parentDataProperty: "description", rootData })) {
+        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
         errors = vErrors.length;
       }
     }
@@ -1237,32 +636,32 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
       }
     }
     if (data.vpcEndpointServiceName !== void 0) {
-      if (!validate72(data.vpcEndpointServiceName, { instancePath: instancePath + "/vpcEndpointServiceName", parentData: data, parentDataProperty: "vpcEndpointServiceName", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.vpcEndpointServiceName, { instancePath: instancePath + "/vpcEndpointServiceName", parentData: data, parentDataProperty: "vpcEndpointServiceName", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.vpcResourceConfigurationId !== void 0) {
-      if (!validate72(data.vpcResourceConfigurationId, { instancePath: instancePath + "/vpcResourceConfigurationId", parentData: data, parentDataProperty: "vpcResourceConfigurationId", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.vpcResourceConfigurationId, { instancePath: instancePath + "/vpcResourceConfigurationId", parentData: data, parentDataProperty: "vpcResourceConfigurationId", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.vpcResourceShareArn !== void 0) {
-      if (!validate72(data.vpcResourceShareArn, { instancePath: instancePath + "/vpcResourceShareArn", parentData: data, parentDataProperty: "vpcResourceShareArn", rootData })) {
-        vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+      if (!validate61(data.vpcResourceShareArn, { instancePath: instancePath + "/vpcResourceShareArn", parentData: data, parentDataProperty: "vpcResourceShareArn", rootData })) {
+        vErrors = vErrors === null ? validate61.errors : vErrors.concat(validate61.errors);
         errors = vErrors.length;
       }
     }
     if (data.kafkaClusterArn !== void 0) {
-      if (!validate70(data.kafkaClusterArn, { instancePath: instancePath + "/kafkaClusterArn", parentData: data, parentDataProperty: "kafkaClusterArn", rootData })) {
-        vErrors = vErrors === null ? validate70.errors : vErrors.concat(validate70.errors);
+      if (!validate59(data.kafkaClusterArn, { instancePath: instancePath + "/kafkaClusterArn", parentData: data, parentDataProperty: "kafkaClusterArn", rootData })) {
+        vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
         errors = vErrors.length;
       }
     }
     if (data.kafkaAuthentication !== void 0) {
-      if (!validate90(data.kafkaAuthentication, { instancePath: instancePath + "/kafkaAuthentication", parentData: data, parentDataProperty: "kafkaAuthentication", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+      if (!validate79(data.kafkaAuthentication, { instancePath: instancePath + "/kafkaAuthentication", parentData: data, parentDataProperty: "kafkaAuthentication", rootData })) {
+        vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
         errors = vErrors.length;
       }
     }
@@ -1275,28 +674,28 @@ function validate84(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate84.errors = vErrors;
+  validate73.errors = vErrors;
   return errors === 0;
 }
-function validate66(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     const tag0 = data.type;
     if (typeof tag0 == "string") {
       if (tag0 === "VPC_ENDPOINT_SERVICE") {
-        if (!validate67(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
+        if (!validate56(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate56.errors : vErrors.concat(validate56.errors);
           errors = vErrors.length;
         }
       } else if (tag0 === "VPC_RESOURCE") {
-        if (!validate77(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
+        if (!validate66(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate66.errors : vErrors.concat(validate66.errors);
           errors = vErrors.length;
         }
       } else if (tag0 === "KAFKA_MULTI_VPC") {
-        if (!validate84(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
+        if (!validate73(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
           errors = vErrors.length;
         }
       } else {
@@ -1326,471 +725,11 @@ function validate66(data, { instancePath = "", parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate66.errors = vErrors;
+  validate55.errors = vErrors;
   return errors === 0;
 }
-var createReversePrivateEndpoint_response = validate95;
-var schema37 = { "type": "object", "description": "A reverse private endpoint of a service. `id`, `serviceId`, `type` and\n`status` are guaranteed; other fields may be omitted. Clients must ignore\nfields they do not know, and accept `type`, `kafkaAuthentication` and\n`status` values beyond the known ones.\n", "required": ["id", "serviceId", "type", "status"], "properties": { "id": { "type": "string", "format": "uuid", "description": "Unique ID of the reverse private endpoint." }, "serviceId": { "type": "string", "format": "uuid", "description": "ID of the service that owns the endpoint." }, "description": { "type": "string", "description": "Free text describing the endpoint." }, "type": { "description": "Kind of endpoint (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/ReversePrivateEndpointType" }, { "type": "string" }] }, "vpcEndpointServiceName": { "type": ["string", "null"], "description": "Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`)." }, "vpcResourceConfigurationId": { "type": ["string", "null"], "description": "ID of the VPC resource configuration (type `VPC_RESOURCE`)." }, "vpcResourceShareArn": { "type": ["string", "null"], "description": "ARN of the resource share (type `VPC_RESOURCE`)." }, "kafkaClusterArn": { "type": ["string", "null"], "description": "ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`)." }, "kafkaAuthentication": { "description": "How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/KafkaAuthentication" }, { "type": ["string", "null"] }] }, "endpointId": { "type": "string", "description": "ID of the endpoint in the cloud provider's network." }, "dnsNames": { "type": "array", "description": "DNS names that resolve to the endpoint.", "items": { "type": "string" } }, "privateDnsNames": { "type": "array", "description": "Private DNS names that resolve to the endpoint.", "items": { "type": "string" } }, "status": { "$ref": "#/components/schemas/ReversePrivateEndpointStatus" } } };
-var schema38 = { "type": "string", "description": "Kind of reverse private endpoint; it decides which other fields are required:\n`VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs\n`vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`\nneeds `kafkaClusterArn` and `kafkaAuthentication`.\n", "enum": ["VPC_ENDPOINT_SERVICE", "VPC_RESOURCE", "KAFKA_MULTI_VPC"] };
-function validate99(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, keyword: "type", params: { type: "string" } };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "VPC_ENDPOINT_SERVICE" || data === "VPC_RESOURCE" || data === "KAFKA_MULTI_VPC")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema38.enum } };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  validate99.errors = vErrors;
-  return errors === 0;
-}
-var schema39 = { "description": "Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,\n`Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`.\nNew values may appear; treat an unknown value as not ready.\n", "anyOf": [{ "type": "string", "enum": ["Unknown", "Provisioning", "Deleting", "Ready", "Failed", "PendingAcceptance", "Rejected", "Expired"] }, { "type": "string" }] };
-function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, keyword: "type", params: { type: "string" } };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "Unknown" || data === "Provisioning" || data === "Deleting" || data === "Ready" || data === "Failed" || data === "PendingAcceptance" || data === "Rejected" || data === "Expired")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema39.anyOf[0].enum } };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs3 = errors;
-    if (typeof data !== "string") {
-      const err2 = { instancePath, keyword: "type", params: { type: "string" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    var _valid0 = _errs3 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if (!valid0) {
-    const err3 = { instancePath, keyword: "anyOf", params: {} };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate102.errors = vErrors;
-  return errors === 0;
-}
-function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "id" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.serviceId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "serviceId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.type === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "type" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.status === void 0) {
-      const err3 = { instancePath, keyword: "required", params: { missingProperty: "status" } };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!formats0(data0)) {
-          const err4 = { instancePath: instancePath + "/id", keyword: "format", params: { format: "uuid" } };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/id", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.serviceId !== void 0) {
-      let data1 = data.serviceId;
-      if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err6 = { instancePath: instancePath + "/serviceId", keyword: "format", params: { format: "uuid" } };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/serviceId", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.description !== void 0) {
-      if (typeof data.description !== "string") {
-        const err8 = { instancePath: instancePath + "/description", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      let data3 = data.type;
-      const _errs8 = errors;
-      let valid1 = false;
-      const _errs9 = errors;
-      if (!validate99(data3, { instancePath: instancePath + "/type", parentData: data, parentDataProperty: "type", rootData })) {
-        vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs9 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const _errs10 = errors;
-        if (typeof data3 !== "string") {
-          const err9 = { instancePath: instancePath + "/type", keyword: "type", params: { type: "string" } };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        var _valid0 = _errs10 === errors;
-        valid1 = valid1 || _valid0;
-      }
-      if (!valid1) {
-        const err10 = { instancePath: instancePath + "/type", keyword: "anyOf", params: {} };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      } else {
-        errors = _errs8;
-        if (vErrors !== null) {
-          if (_errs8) {
-            vErrors.length = _errs8;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.vpcEndpointServiceName !== void 0) {
-      let data4 = data.vpcEndpointServiceName;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err11 = { instancePath: instancePath + "/vpcEndpointServiceName", keyword: "type", params: { type: schema37.properties.vpcEndpointServiceName.type } };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.vpcResourceConfigurationId !== void 0) {
-      let data5 = data.vpcResourceConfigurationId;
-      if (typeof data5 !== "string" && data5 !== null) {
-        const err12 = { instancePath: instancePath + "/vpcResourceConfigurationId", keyword: "type", params: { type: schema37.properties.vpcResourceConfigurationId.type } };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.vpcResourceShareArn !== void 0) {
-      let data6 = data.vpcResourceShareArn;
-      if (typeof data6 !== "string" && data6 !== null) {
-        const err13 = { instancePath: instancePath + "/vpcResourceShareArn", keyword: "type", params: { type: schema37.properties.vpcResourceShareArn.type } };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-    if (data.kafkaClusterArn !== void 0) {
-      let data7 = data.kafkaClusterArn;
-      if (typeof data7 !== "string" && data7 !== null) {
-        const err14 = { instancePath: instancePath + "/kafkaClusterArn", keyword: "type", params: { type: schema37.properties.kafkaClusterArn.type } };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-    }
-    if (data.kafkaAuthentication !== void 0) {
-      let data8 = data.kafkaAuthentication;
-      const _errs21 = errors;
-      let valid2 = false;
-      const _errs22 = errors;
-      if (!validate90(data8, { instancePath: instancePath + "/kafkaAuthentication", parentData: data, parentDataProperty: "kafkaAuthentication", rootData })) {
-        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs22 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const _errs23 = errors;
-        if (typeof data8 !== "string" && data8 !== null) {
-          const err15 = { instancePath: instancePath + "/kafkaAuthentication", keyword: "type", params: { type: schema37.properties.kafkaAuthentication.anyOf[1].type } };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-        var _valid1 = _errs23 === errors;
-        valid2 = valid2 || _valid1;
-      }
-      if (!valid2) {
-        const err16 = { instancePath: instancePath + "/kafkaAuthentication", keyword: "anyOf", params: {} };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      } else {
-        errors = _errs21;
-        if (vErrors !== null) {
-          if (_errs21) {
-            vErrors.length = _errs21;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.endpointId !== void 0) {
-      if (typeof data.endpointId !== "string") {
-        const err17 = { instancePath: instancePath + "/endpointId", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-    if (data.dnsNames !== void 0) {
-      let data10 = data.dnsNames;
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data10[i0] !== "string") {
-            const err18 = { instancePath: instancePath + "/dnsNames/" + i0, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err18];
-            } else {
-              vErrors.push(err18);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err19 = { instancePath: instancePath + "/dnsNames", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err19];
-        } else {
-          vErrors.push(err19);
-        }
-        errors++;
-      }
-    }
-    if (data.privateDnsNames !== void 0) {
-      let data12 = data.privateDnsNames;
-      if (Array.isArray(data12)) {
-        const len1 = data12.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data12[i1] !== "string") {
-            const err20 = { instancePath: instancePath + "/privateDnsNames/" + i1, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err20];
-            } else {
-              vErrors.push(err20);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err21 = { instancePath: instancePath + "/privateDnsNames", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err21];
-        } else {
-          vErrors.push(err21);
-        }
-        errors++;
-      }
-    }
-    if (data.status !== void 0) {
-      if (!validate102(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err22 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err22];
-    } else {
-      vErrors.push(err22);
-    }
-    errors++;
-  }
-  validate98.errors = vErrors;
-  return errors === 0;
-}
-function validate95(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.status === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "status" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requestId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "requestId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.result === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "result" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.status !== void 0) {
-      if (!validate55(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.requestId !== void 0) {
-      if (!validate57(data.requestId, { instancePath: instancePath + "/requestId", parentData: data, parentDataProperty: "requestId", rootData })) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.result !== void 0) {
-      if (!validate98(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate95.errors = vErrors;
-  return errors === 0;
-}
-var getPipe_params = validate105;
-function validate105(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var getPipe_params = validate84;
+function validate84(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1907,2072 +846,11 @@ function validate105(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate105.errors = vErrors;
+  validate84.errors = vErrors;
   return errors === 0;
 }
-var getPipe_response = validate106;
-var schema43 = { "description": 'Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,\n`Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`,\n`InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`,\n`Resync`. New values may appear (`Degraded` was added in 2026); treat an\nunknown value as "not running normally". Transitions are not part of the contract.\n', "anyOf": [{ "type": "string", "enum": ["Unknown", "Provisioning", "Running", "Degraded", "Stopping", "Stopped", "Failed", "Completed", "InternalError", "Setup", "Snapshot", "Paused", "Pausing", "Modifying", "Resync"] }, { "type": "string" }] };
-function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, keyword: "type", params: { type: "string" } };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "Unknown" || data === "Provisioning" || data === "Running" || data === "Degraded" || data === "Stopping" || data === "Stopped" || data === "Failed" || data === "Completed" || data === "InternalError" || data === "Setup" || data === "Snapshot" || data === "Paused" || data === "Pausing" || data === "Modifying" || data === "Resync")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema43.anyOf[0].enum } };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs3 = errors;
-    if (typeof data !== "string") {
-      const err2 = { instancePath, keyword: "type", params: { type: "string" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    var _valid0 = _errs3 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if (!valid0) {
-    const err3 = { instancePath, keyword: "anyOf", params: {} };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate110.errors = vErrors;
-  return errors === 0;
-}
-function validate112(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.replicas !== void 0) {
-      let data0 = data.replicas;
-      if (!(typeof data0 == "number" && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/replicas", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.concurrency !== void 0) {
-      let data1 = data.concurrency;
-      if (!(typeof data1 == "number" && isFinite(data1))) {
-        const err1 = { instancePath: instancePath + "/concurrency", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.replicaCpuMillicores !== void 0) {
-      let data2 = data.replicaCpuMillicores;
-      if (!(typeof data2 == "number" && isFinite(data2))) {
-        const err2 = { instancePath: instancePath + "/replicaCpuMillicores", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.replicaMemoryGb !== void 0) {
-      let data3 = data.replicaMemoryGb;
-      if (!(typeof data3 == "number" && isFinite(data3))) {
-        const err3 = { instancePath: instancePath + "/replicaMemoryGb", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate112.errors = vErrors;
-  return errors === 0;
-}
-var schema46 = { "type": "object", "description": "A log-stream source (a Kafka-compatible broker).", "properties": { "brokers": { "type": "string", "description": "Bootstrap brokers, as `host:port` entries separated by commas." }, "topics": { "type": "string", "description": "Topics to consume, separated by commas." }, "consumerGroup": { "type": ["string", "null"], "description": "Consumer group the pipe consumes as; null when the service chose one." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to authenticate to the brokers." }, "offset": { "type": ["object", "null"], "description": "Where consumption starts.", "properties": { "timestamp": { "type": ["string", "null"], "description": "Start consuming from the messages at or after this time." } } }, "schemaRegistry": { "type": ["object", "null"], "description": "Schema registry that describes the messages.", "properties": { "url": { "type": "string", "description": "URL of the schema registry." }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the registry's certificate." } } }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the brokers' certificates." }, "reversePrivateEndpointIds": { "type": ["array", "null"], "description": "IDs of the reverse private endpoints through which the brokers are reached.", "items": { "type": "string" } } } };
-function validate115(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.brokers !== void 0) {
-      if (typeof data.brokers !== "string") {
-        const err0 = { instancePath: instancePath + "/brokers", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.topics !== void 0) {
-      if (typeof data.topics !== "string") {
-        const err1 = { instancePath: instancePath + "/topics", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.consumerGroup !== void 0) {
-      let data2 = data.consumerGroup;
-      if (typeof data2 !== "string" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/consumerGroup", keyword: "type", params: { type: schema46.properties.consumerGroup.type } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.iamRole !== void 0) {
-      let data3 = data.iamRole;
-      if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema46.properties.iamRole.type } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.offset !== void 0) {
-      let data4 = data.offset;
-      if (!(data4 && typeof data4 == "object" && !Array.isArray(data4)) && data4 !== null) {
-        const err4 = { instancePath: instancePath + "/offset", keyword: "type", params: { type: schema46.properties.offset.type } };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
-        if (data4.timestamp !== void 0) {
-          let data5 = data4.timestamp;
-          if (typeof data5 !== "string" && data5 !== null) {
-            const err5 = { instancePath: instancePath + "/offset/timestamp", keyword: "type", params: { type: schema46.properties.offset.properties.timestamp.type } };
-            if (vErrors === null) {
-              vErrors = [err5];
-            } else {
-              vErrors.push(err5);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.schemaRegistry !== void 0) {
-      let data6 = data.schemaRegistry;
-      if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err6 = { instancePath: instancePath + "/schemaRegistry", keyword: "type", params: { type: schema46.properties.schemaRegistry.type } };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
-        if (data6.url !== void 0) {
-          if (typeof data6.url !== "string") {
-            const err7 = { instancePath: instancePath + "/schemaRegistry/url", keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err7];
-            } else {
-              vErrors.push(err7);
-            }
-            errors++;
-          }
-        }
-        if (data6.caCertificate !== void 0) {
-          let data8 = data6.caCertificate;
-          if (typeof data8 !== "string" && data8 !== null) {
-            const err8 = { instancePath: instancePath + "/schemaRegistry/caCertificate", keyword: "type", params: { type: schema46.properties.schemaRegistry.properties.caCertificate.type } };
-            if (vErrors === null) {
-              vErrors = [err8];
-            } else {
-              vErrors.push(err8);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-    if (data.caCertificate !== void 0) {
-      let data9 = data.caCertificate;
-      if (typeof data9 !== "string" && data9 !== null) {
-        const err9 = { instancePath: instancePath + "/caCertificate", keyword: "type", params: { type: schema46.properties.caCertificate.type } };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.reversePrivateEndpointIds !== void 0) {
-      let data10 = data.reversePrivateEndpointIds;
-      if (!Array.isArray(data10) && data10 !== null) {
-        const err10 = { instancePath: instancePath + "/reversePrivateEndpointIds", keyword: "type", params: { type: schema46.properties.reversePrivateEndpointIds.type } };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (Array.isArray(data10)) {
-        const len0 = data10.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data10[i0] !== "string") {
-            const err11 = { instancePath: instancePath + "/reversePrivateEndpointIds/" + i0, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-        }
-      }
-    }
-  } else {
-    const err12 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err12];
-    } else {
-      vErrors.push(err12);
-    }
-    errors++;
-  }
-  validate115.errors = vErrors;
-  return errors === 0;
-}
-var schema47 = { "type": "object", "description": "An object-storage source (files in a bucket or a container).", "properties": { "url": { "type": "string", "description": "URL or pattern of the objects to ingest." }, "delimiter": { "type": ["string", "null"], "description": "Field delimiter of delimited text files." }, "compression": { "description": "Compression of the source objects; null when the service detects it.", "anyOf": [{ "$ref": "#/components/schemas/Compression" }, { "type": "null" }] }, "isContinuous": { "type": ["boolean", "null"], "description": "Whether the pipe keeps ingesting new objects as they appear." }, "queueUrl": { "type": ["string", "null"], "description": "URL of the queue that announces new objects (continuous ingestion)." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the objects." }, "connectionString": { "type": ["string", "null"], "description": "Connection string of the storage account (Azure)." }, "path": { "type": ["string", "null"], "description": "Path of the objects inside the container." }, "azureContainerName": { "type": ["string", "null"], "description": "Name of the Azure blob container." } } };
-var schema48 = { "description": "Compression of the source objects. New values may appear; clients must accept any string.", "anyOf": [{ "type": "string", "enum": ["none", "gzip", "gz", "brotli", "br", "xz", "LZMA", "zstd", "auto"] }, { "type": "string" }] };
-function validate118(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  const _errs0 = errors;
-  let valid0 = false;
-  const _errs1 = errors;
-  if (typeof data !== "string") {
-    const err0 = { instancePath, keyword: "type", params: { type: "string" } };
-    if (vErrors === null) {
-      vErrors = [err0];
-    } else {
-      vErrors.push(err0);
-    }
-    errors++;
-  }
-  if (!(data === "none" || data === "gzip" || data === "gz" || data === "brotli" || data === "br" || data === "xz" || data === "LZMA" || data === "zstd" || data === "auto")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema48.anyOf[0].enum } };
-    if (vErrors === null) {
-      vErrors = [err1];
-    } else {
-      vErrors.push(err1);
-    }
-    errors++;
-  }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
-  if (!valid0) {
-    const _errs3 = errors;
-    if (typeof data !== "string") {
-      const err2 = { instancePath, keyword: "type", params: { type: "string" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    var _valid0 = _errs3 === errors;
-    valid0 = valid0 || _valid0;
-  }
-  if (!valid0) {
-    const err3 = { instancePath, keyword: "anyOf", params: {} };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
-  }
-  validate118.errors = vErrors;
-  return errors === 0;
-}
-function validate117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.url !== void 0) {
-      if (typeof data.url !== "string") {
-        const err0 = { instancePath: instancePath + "/url", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.delimiter !== void 0) {
-      let data1 = data.delimiter;
-      if (typeof data1 !== "string" && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/delimiter", keyword: "type", params: { type: schema47.properties.delimiter.type } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.compression !== void 0) {
-      let data2 = data.compression;
-      const _errs6 = errors;
-      let valid1 = false;
-      const _errs7 = errors;
-      if (!validate118(data2, { instancePath: instancePath + "/compression", parentData: data, parentDataProperty: "compression", rootData })) {
-        vErrors = vErrors === null ? validate118.errors : vErrors.concat(validate118.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const _errs8 = errors;
-        if (data2 !== null) {
-          const err2 = { instancePath: instancePath + "/compression", keyword: "type", params: { type: "null" } };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        var _valid0 = _errs8 === errors;
-        valid1 = valid1 || _valid0;
-      }
-      if (!valid1) {
-        const err3 = { instancePath: instancePath + "/compression", keyword: "anyOf", params: {} };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      } else {
-        errors = _errs6;
-        if (vErrors !== null) {
-          if (_errs6) {
-            vErrors.length = _errs6;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.isContinuous !== void 0) {
-      let data3 = data.isContinuous;
-      if (typeof data3 !== "boolean" && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/isContinuous", keyword: "type", params: { type: schema47.properties.isContinuous.type } };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.queueUrl !== void 0) {
-      let data4 = data.queueUrl;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/queueUrl", keyword: "type", params: { type: schema47.properties.queueUrl.type } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.iamRole !== void 0) {
-      let data5 = data.iamRole;
-      if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema47.properties.iamRole.type } };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.connectionString !== void 0) {
-      let data6 = data.connectionString;
-      if (typeof data6 !== "string" && data6 !== null) {
-        const err7 = { instancePath: instancePath + "/connectionString", keyword: "type", params: { type: schema47.properties.connectionString.type } };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.path !== void 0) {
-      let data7 = data.path;
-      if (typeof data7 !== "string" && data7 !== null) {
-        const err8 = { instancePath: instancePath + "/path", keyword: "type", params: { type: schema47.properties.path.type } };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.azureContainerName !== void 0) {
-      let data8 = data.azureContainerName;
-      if (typeof data8 !== "string" && data8 !== null) {
-        const err9 = { instancePath: instancePath + "/azureContainerName", keyword: "type", params: { type: schema47.properties.azureContainerName.type } };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err10 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err10];
-    } else {
-      vErrors.push(err10);
-    }
-    errors++;
-  }
-  validate117.errors = vErrors;
-  return errors === 0;
-}
-var schema49 = { "type": "object", "description": "A sharded-stream source (a Kinesis-style stream).", "properties": { "streamName": { "type": "string", "description": "Name of the stream." }, "region": { "type": "string", "description": "Cloud region of the stream." }, "useEnhancedFanOut": { "type": ["boolean", "null"], "description": "Whether the pipe reads through enhanced fan-out." }, "timestamp": { "type": ["number", "null"], "description": "Start reading at this time, in Unix epoch seconds." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the stream." } } };
-function validate121(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.streamName !== void 0) {
-      if (typeof data.streamName !== "string") {
-        const err0 = { instancePath: instancePath + "/streamName", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.region !== void 0) {
-      if (typeof data.region !== "string") {
-        const err1 = { instancePath: instancePath + "/region", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.useEnhancedFanOut !== void 0) {
-      let data2 = data.useEnhancedFanOut;
-      if (typeof data2 !== "boolean" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/useEnhancedFanOut", keyword: "type", params: { type: schema49.properties.useEnhancedFanOut.type } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.timestamp !== void 0) {
-      let data3 = data.timestamp;
-      if (!(typeof data3 == "number" && isFinite(data3)) && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/timestamp", keyword: "type", params: { type: schema49.properties.timestamp.type } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.iamRole !== void 0) {
-      let data4 = data.iamRole;
-      if (typeof data4 !== "string" && data4 !== null) {
-        const err4 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema49.properties.iamRole.type } };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err5 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err5];
-    } else {
-      vErrors.push(err5);
-    }
-    errors++;
-  }
-  validate121.errors = vErrors;
-  return errors === 0;
-}
-function validate124(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.syncIntervalSeconds !== void 0) {
-      let data0 = data.syncIntervalSeconds;
-      if (!(typeof data0 == "number" && isFinite(data0))) {
-        const err0 = { instancePath: instancePath + "/syncIntervalSeconds", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.pullBatchSize !== void 0) {
-      let data1 = data.pullBatchSize;
-      if (!(typeof data1 == "number" && isFinite(data1))) {
-        const err1 = { instancePath: instancePath + "/pullBatchSize", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.publicationName !== void 0) {
-      if (typeof data.publicationName !== "string") {
-        const err2 = { instancePath: instancePath + "/publicationName", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.replicationSlotName !== void 0) {
-      if (typeof data.replicationSlotName !== "string") {
-        const err3 = { instancePath: instancePath + "/replicationSlotName", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.allowNullableColumns !== void 0) {
-      if (typeof data.allowNullableColumns !== "boolean") {
-        const err4 = { instancePath: instancePath + "/allowNullableColumns", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.initialLoadParallelism !== void 0) {
-      let data5 = data.initialLoadParallelism;
-      if (!(typeof data5 == "number" && isFinite(data5))) {
-        const err5 = { instancePath: instancePath + "/initialLoadParallelism", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.snapshotNumRowsPerPartition !== void 0) {
-      let data6 = data.snapshotNumRowsPerPartition;
-      if (!(typeof data6 == "number" && isFinite(data6))) {
-        const err6 = { instancePath: instancePath + "/snapshotNumRowsPerPartition", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.snapshotNumberOfParallelTables !== void 0) {
-      let data7 = data.snapshotNumberOfParallelTables;
-      if (!(typeof data7 == "number" && isFinite(data7))) {
-        const err7 = { instancePath: instancePath + "/snapshotNumberOfParallelTables", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.enableFailoverSlots !== void 0) {
-      if (typeof data.enableFailoverSlots !== "boolean") {
-        const err8 = { instancePath: instancePath + "/enableFailoverSlots", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err9 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err9];
-    } else {
-      vErrors.push(err9);
-    }
-    errors++;
-  }
-  validate124.errors = vErrors;
-  return errors === 0;
-}
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.sourceSchemaName !== void 0) {
-      if (typeof data.sourceSchemaName !== "string") {
-        const err0 = { instancePath: instancePath + "/sourceSchemaName", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.sourceTable !== void 0) {
-      if (typeof data.sourceTable !== "string") {
-        const err1 = { instancePath: instancePath + "/sourceTable", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.targetTable !== void 0) {
-      if (typeof data.targetTable !== "string") {
-        const err2 = { instancePath: instancePath + "/targetTable", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.excludedColumns !== void 0) {
-      let data3 = data.excludedColumns;
-      if (Array.isArray(data3)) {
-        const len0 = data3.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (typeof data3[i0] !== "string") {
-            const err3 = { instancePath: instancePath + "/excludedColumns/" + i0, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err3];
-            } else {
-              vErrors.push(err3);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err4 = { instancePath: instancePath + "/excludedColumns", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-    }
-    if (data.useCustomSortingKey !== void 0) {
-      if (typeof data.useCustomSortingKey !== "boolean") {
-        const err5 = { instancePath: instancePath + "/useCustomSortingKey", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.sortingKeys !== void 0) {
-      let data6 = data.sortingKeys;
-      if (Array.isArray(data6)) {
-        const len1 = data6.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data6[i1] !== "string") {
-            const err6 = { instancePath: instancePath + "/sortingKeys/" + i1, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/sortingKeys", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate126.errors = vErrors;
-  return errors === 0;
-}
-function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.host !== void 0) {
-      if (typeof data.host !== "string") {
-        const err0 = { instancePath: instancePath + "/host", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.port !== void 0) {
-      let data1 = data.port;
-      if (!(typeof data1 == "number" && isFinite(data1))) {
-        const err1 = { instancePath: instancePath + "/port", keyword: "type", params: { type: "number" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.database !== void 0) {
-      if (typeof data.database !== "string") {
-        const err2 = { instancePath: instancePath + "/database", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.settings !== void 0) {
-      if (!validate124(data.settings, { instancePath: instancePath + "/settings", parentData: data, parentDataProperty: "settings", rootData })) {
-        vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.tableMappings !== void 0) {
-      let data4 = data.tableMappings;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate126(data4[i0], { instancePath: instancePath + "/tableMappings/" + i0, parentData: data4, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/tableMappings", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate123.errors = vErrors;
-  return errors === 0;
-}
-function validate114(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.logStream !== void 0) {
-      let data0 = data.logStream;
-      const _errs2 = errors;
-      let valid1 = false;
-      const _errs3 = errors;
-      if (!validate115(data0, { instancePath: instancePath + "/logStream", parentData: data, parentDataProperty: "logStream", rootData })) {
-        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
-        errors = vErrors.length;
-      }
-      var _valid0 = _errs3 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const _errs4 = errors;
-        if (data0 !== null) {
-          const err0 = { instancePath: instancePath + "/logStream", keyword: "type", params: { type: "null" } };
-          if (vErrors === null) {
-            vErrors = [err0];
-          } else {
-            vErrors.push(err0);
-          }
-          errors++;
-        }
-        var _valid0 = _errs4 === errors;
-        valid1 = valid1 || _valid0;
-      }
-      if (!valid1) {
-        const err1 = { instancePath: instancePath + "/logStream", keyword: "anyOf", params: {} };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      } else {
-        errors = _errs2;
-        if (vErrors !== null) {
-          if (_errs2) {
-            vErrors.length = _errs2;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.objectStorage !== void 0) {
-      let data1 = data.objectStorage;
-      const _errs7 = errors;
-      let valid2 = false;
-      const _errs8 = errors;
-      if (!validate117(data1, { instancePath: instancePath + "/objectStorage", parentData: data, parentDataProperty: "objectStorage", rootData })) {
-        vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-        errors = vErrors.length;
-      }
-      var _valid1 = _errs8 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const _errs9 = errors;
-        if (data1 !== null) {
-          const err2 = { instancePath: instancePath + "/objectStorage", keyword: "type", params: { type: "null" } };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        var _valid1 = _errs9 === errors;
-        valid2 = valid2 || _valid1;
-      }
-      if (!valid2) {
-        const err3 = { instancePath: instancePath + "/objectStorage", keyword: "anyOf", params: {} };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      } else {
-        errors = _errs7;
-        if (vErrors !== null) {
-          if (_errs7) {
-            vErrors.length = _errs7;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.shardStream !== void 0) {
-      let data2 = data.shardStream;
-      const _errs12 = errors;
-      let valid3 = false;
-      const _errs13 = errors;
-      if (!validate121(data2, { instancePath: instancePath + "/shardStream", parentData: data, parentDataProperty: "shardStream", rootData })) {
-        vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-        errors = vErrors.length;
-      }
-      var _valid2 = _errs13 === errors;
-      valid3 = valid3 || _valid2;
-      if (!valid3) {
-        const _errs14 = errors;
-        if (data2 !== null) {
-          const err4 = { instancePath: instancePath + "/shardStream", keyword: "type", params: { type: "null" } };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-        var _valid2 = _errs14 === errors;
-        valid3 = valid3 || _valid2;
-      }
-      if (!valid3) {
-        const err5 = { instancePath: instancePath + "/shardStream", keyword: "anyOf", params: {} };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      } else {
-        errors = _errs12;
-        if (vErrors !== null) {
-          if (_errs12) {
-            vErrors.length = _errs12;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.relationalDb !== void 0) {
-      let data3 = data.relationalDb;
-      const _errs17 = errors;
-      let valid4 = false;
-      const _errs18 = errors;
-      if (!validate123(data3, { instancePath: instancePath + "/relationalDb", parentData: data, parentDataProperty: "relationalDb", rootData })) {
-        vErrors = vErrors === null ? validate123.errors : vErrors.concat(validate123.errors);
-        errors = vErrors.length;
-      }
-      var _valid3 = _errs18 === errors;
-      valid4 = valid4 || _valid3;
-      if (!valid4) {
-        const _errs19 = errors;
-        if (data3 !== null) {
-          const err6 = { instancePath: instancePath + "/relationalDb", keyword: "type", params: { type: "null" } };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        var _valid3 = _errs19 === errors;
-        valid4 = valid4 || _valid3;
-      }
-      if (!valid4) {
-        const err7 = { instancePath: instancePath + "/relationalDb", keyword: "anyOf", params: {} };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      } else {
-        errors = _errs17;
-        if (vErrors !== null) {
-          if (_errs17) {
-            vErrors.length = _errs17;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-  } else {
-    const err8 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate114.errors = vErrors;
-  return errors === 0;
-}
-var schema54 = { "type": "object", "description": "Definition of a managed destination table.", "properties": { "engine": { "type": "object", "description": "Table engine.", "properties": { "versionColumnId": { "type": ["string", "null"], "description": "Column that holds the row version (replacing engines)." }, "columnIds": { "type": "array", "description": "Columns the engine uses.", "items": { "type": "string" } } } }, "sortingKey": { "type": "array", "description": "Columns of the sorting key, in order.", "items": { "type": "string" } }, "partitionBy": { "type": "string", "description": "Partitioning expression." }, "primaryKey": { "type": "string", "description": "Primary key expression." } } };
-function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.engine !== void 0) {
-      let data0 = data.engine;
-      if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-        if (data0.versionColumnId !== void 0) {
-          let data1 = data0.versionColumnId;
-          if (typeof data1 !== "string" && data1 !== null) {
-            const err0 = { instancePath: instancePath + "/engine/versionColumnId", keyword: "type", params: { type: schema54.properties.engine.properties.versionColumnId.type } };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-        if (data0.columnIds !== void 0) {
-          let data2 = data0.columnIds;
-          if (Array.isArray(data2)) {
-            const len0 = data2.length;
-            for (let i0 = 0; i0 < len0; i0++) {
-              if (typeof data2[i0] !== "string") {
-                const err1 = { instancePath: instancePath + "/engine/columnIds/" + i0, keyword: "type", params: { type: "string" } };
-                if (vErrors === null) {
-                  vErrors = [err1];
-                } else {
-                  vErrors.push(err1);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err2 = { instancePath: instancePath + "/engine/columnIds", keyword: "type", params: { type: "array" } };
-            if (vErrors === null) {
-              vErrors = [err2];
-            } else {
-              vErrors.push(err2);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/engine", keyword: "type", params: { type: "object" } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.sortingKey !== void 0) {
-      let data4 = data.sortingKey;
-      if (Array.isArray(data4)) {
-        const len1 = data4.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          if (typeof data4[i1] !== "string") {
-            const err4 = { instancePath: instancePath + "/sortingKey/" + i1, keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/sortingKey", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.partitionBy !== void 0) {
-      if (typeof data.partitionBy !== "string") {
-        const err6 = { instancePath: instancePath + "/partitionBy", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.primaryKey !== void 0) {
-      if (typeof data.primaryKey !== "string") {
-        const err7 = { instancePath: instancePath + "/primaryKey", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err8 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err8];
-    } else {
-      vErrors.push(err8);
-    }
-    errors++;
-  }
-  validate131.errors = vErrors;
-  return errors === 0;
-}
-function validate133(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err0 = { instancePath: instancePath + "/name", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.type !== void 0) {
-      if (typeof data.type !== "string") {
-        const err1 = { instancePath: instancePath + "/type", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate133.errors = vErrors;
-  return errors === 0;
-}
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.database !== void 0) {
-      if (typeof data.database !== "string") {
-        const err0 = { instancePath: instancePath + "/database", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.table !== void 0) {
-      if (typeof data.table !== "string") {
-        const err1 = { instancePath: instancePath + "/table", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.managedTable !== void 0) {
-      if (typeof data.managedTable !== "boolean") {
-        const err2 = { instancePath: instancePath + "/managedTable", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-    }
-    if (data.tableDefinition !== void 0) {
-      if (!validate131(data.tableDefinition, { instancePath: instancePath + "/tableDefinition", parentData: data, parentDataProperty: "tableDefinition", rootData })) {
-        vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.columns !== void 0) {
-      let data4 = data.columns;
-      if (Array.isArray(data4)) {
-        const len0 = data4.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate133(data4[i0], { instancePath: instancePath + "/columns/" + i0, parentData: data4, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err3 = { instancePath: instancePath + "/columns", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err4 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err4];
-    } else {
-      vErrors.push(err4);
-    }
-    errors++;
-  }
-  validate130.errors = vErrors;
-  return errors === 0;
-}
-function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.sourceField !== void 0) {
-      if (typeof data.sourceField !== "string") {
-        const err0 = { instancePath: instancePath + "/sourceField", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-    }
-    if (data.destinationField !== void 0) {
-      if (typeof data.destinationField !== "string") {
-        const err1 = { instancePath: instancePath + "/destinationField", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err2 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err2];
-    } else {
-      vErrors.push(err2);
-    }
-    errors++;
-  }
-  validate136.errors = vErrors;
-  return errors === 0;
-}
-var schema57 = { "type": "object", "description": "Settings of a pipe, as the service reports them. No field is guaranteed: a\nfield left out, like a field set to `null`, means the service default is in\nforce. A field that is present keeps its type and bounds (inclusive).\nClients must ignore fields they do not know.\n", "properties": { "streaming_max_insert_wait_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 500, "maximum": 6e4, "description": "Maximum wait, in milliseconds, before inserting streamed data; null means the service default." }, "object_storage_concurrency": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 35, "description": "Number of concurrent file-processing threads; null means the service default." }, "object_storage_polling_interval_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 100, "maximum": 36e5, "description": "Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default." }, "object_storage_max_insert_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 10485760, "maximum": 53687091200, "description": "Bytes processed in a single insert batch; null means the service default." }, "object_storage_max_file_count": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 1e4, "description": "Maximum number of files in a single insert batch; null means the service default." }, "engine_max_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 64, "description": "Maximum concurrent threads for file processing; null means the service default." }, "engine_max_insert_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 16, "description": "Maximum concurrent insert threads; null means the service default." }, "engine_min_insert_block_size_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 10737418240, "description": "Minimum insert block size, in bytes; null means the service default." }, "engine_max_download_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 32, "description": "Maximum concurrent download threads; null means the service default." }, "engine_parallel_distributed_insert_select": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 2, "description": "Parallel distributed insert-select mode; null means the service default." }, "object_storage_use_cluster_function": { "type": ["boolean", "null"], "description": "Whether the cluster function is used for distributed processing. Null means the service default." }, "engine_parallel_view_processing": { "type": ["boolean", "null"], "description": "Whether pushing to attached views is concurrent instead of sequential. Null means the service default." } } };
-var formats26 = formats.int64;
-function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.streaming_max_insert_wait_ms !== void 0) {
-      let data0 = data.streaming_max_insert_wait_ms;
-      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-        const err0 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "type", params: { type: schema57.properties.streaming_max_insert_wait_ms.type } };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
-      if (typeof data0 == "number" && isFinite(data0)) {
-        if (data0 > 6e4 || isNaN(data0)) {
-          const err1 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "maximum", params: { comparison: "<=", limit: 6e4 } };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
-        if (data0 < 500 || isNaN(data0)) {
-          const err2 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "minimum", params: { comparison: ">=", limit: 500 } };
-          if (vErrors === null) {
-            vErrors = [err2];
-          } else {
-            vErrors.push(err2);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data0)) {
-          const err3 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.object_storage_concurrency !== void 0) {
-      let data1 = data.object_storage_concurrency;
-      if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err4 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "type", params: { type: schema57.properties.object_storage_concurrency.type } };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (typeof data1 == "number" && isFinite(data1)) {
-        if (data1 > 35 || isNaN(data1)) {
-          const err5 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "maximum", params: { comparison: "<=", limit: 35 } };
-          if (vErrors === null) {
-            vErrors = [err5];
-          } else {
-            vErrors.push(err5);
-          }
-          errors++;
-        }
-        if (data1 < 1 || isNaN(data1)) {
-          const err6 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "minimum", params: { comparison: ">=", limit: 1 } };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data1)) {
-          const err7 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.object_storage_polling_interval_ms !== void 0) {
-      let data2 = data.object_storage_polling_interval_ms;
-      if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-        const err8 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "type", params: { type: schema57.properties.object_storage_polling_interval_ms.type } };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-      if (typeof data2 == "number" && isFinite(data2)) {
-        if (data2 > 36e5 || isNaN(data2)) {
-          const err9 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "maximum", params: { comparison: "<=", limit: 36e5 } };
-          if (vErrors === null) {
-            vErrors = [err9];
-          } else {
-            vErrors.push(err9);
-          }
-          errors++;
-        }
-        if (data2 < 100 || isNaN(data2)) {
-          const err10 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "minimum", params: { comparison: ">=", limit: 100 } };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data2)) {
-          const err11 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err11];
-          } else {
-            vErrors.push(err11);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.object_storage_max_insert_bytes !== void 0) {
-      let data3 = data.object_storage_max_insert_bytes;
-      if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-        const err12 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "type", params: { type: schema57.properties.object_storage_max_insert_bytes.type } };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-      if (typeof data3 == "number" && isFinite(data3)) {
-        if (data3 > 53687091200 || isNaN(data3)) {
-          const err13 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "maximum", params: { comparison: "<=", limit: 53687091200 } };
-          if (vErrors === null) {
-            vErrors = [err13];
-          } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-        if (data3 < 10485760 || isNaN(data3)) {
-          const err14 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "minimum", params: { comparison: ">=", limit: 10485760 } };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data3)) {
-          const err15 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err15];
-          } else {
-            vErrors.push(err15);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.object_storage_max_file_count !== void 0) {
-      let data4 = data.object_storage_max_file_count;
-      if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
-        const err16 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "type", params: { type: schema57.properties.object_storage_max_file_count.type } };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-      if (typeof data4 == "number" && isFinite(data4)) {
-        if (data4 > 1e4 || isNaN(data4)) {
-          const err17 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "maximum", params: { comparison: "<=", limit: 1e4 } };
-          if (vErrors === null) {
-            vErrors = [err17];
-          } else {
-            vErrors.push(err17);
-          }
-          errors++;
-        }
-        if (data4 < 1 || isNaN(data4)) {
-          const err18 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "minimum", params: { comparison: ">=", limit: 1 } };
-          if (vErrors === null) {
-            vErrors = [err18];
-          } else {
-            vErrors.push(err18);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data4)) {
-          const err19 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err19];
-          } else {
-            vErrors.push(err19);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.engine_max_threads !== void 0) {
-      let data5 = data.engine_max_threads;
-      if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-        const err20 = { instancePath: instancePath + "/engine_max_threads", keyword: "type", params: { type: schema57.properties.engine_max_threads.type } };
-        if (vErrors === null) {
-          vErrors = [err20];
-        } else {
-          vErrors.push(err20);
-        }
-        errors++;
-      }
-      if (typeof data5 == "number" && isFinite(data5)) {
-        if (data5 > 64 || isNaN(data5)) {
-          const err21 = { instancePath: instancePath + "/engine_max_threads", keyword: "maximum", params: { comparison: "<=", limit: 64 } };
-          if (vErrors === null) {
-            vErrors = [err21];
-          } else {
-            vErrors.push(err21);
-          }
-          errors++;
-        }
-        if (data5 < 0 || isNaN(data5)) {
-          const err22 = { instancePath: instancePath + "/engine_max_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err22];
-          } else {
-            vErrors.push(err22);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data5)) {
-          const err23 = { instancePath: instancePath + "/engine_max_threads", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err23];
-          } else {
-            vErrors.push(err23);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.engine_max_insert_threads !== void 0) {
-      let data6 = data.engine_max_insert_threads;
-      if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
-        const err24 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "type", params: { type: schema57.properties.engine_max_insert_threads.type } };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-      if (typeof data6 == "number" && isFinite(data6)) {
-        if (data6 > 16 || isNaN(data6)) {
-          const err25 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "maximum", params: { comparison: "<=", limit: 16 } };
-          if (vErrors === null) {
-            vErrors = [err25];
-          } else {
-            vErrors.push(err25);
-          }
-          errors++;
-        }
-        if (data6 < 0 || isNaN(data6)) {
-          const err26 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data6)) {
-          const err27 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err27];
-          } else {
-            vErrors.push(err27);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.engine_min_insert_block_size_bytes !== void 0) {
-      let data7 = data.engine_min_insert_block_size_bytes;
-      if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-        const err28 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "type", params: { type: schema57.properties.engine_min_insert_block_size_bytes.type } };
-        if (vErrors === null) {
-          vErrors = [err28];
-        } else {
-          vErrors.push(err28);
-        }
-        errors++;
-      }
-      if (typeof data7 == "number" && isFinite(data7)) {
-        if (data7 > 10737418240 || isNaN(data7)) {
-          const err29 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "maximum", params: { comparison: "<=", limit: 10737418240 } };
-          if (vErrors === null) {
-            vErrors = [err29];
-          } else {
-            vErrors.push(err29);
-          }
-          errors++;
-        }
-        if (data7 < 0 || isNaN(data7)) {
-          const err30 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err30];
-          } else {
-            vErrors.push(err30);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data7)) {
-          const err31 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err31];
-          } else {
-            vErrors.push(err31);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.engine_max_download_threads !== void 0) {
-      let data8 = data.engine_max_download_threads;
-      if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-        const err32 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "type", params: { type: schema57.properties.engine_max_download_threads.type } };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      if (typeof data8 == "number" && isFinite(data8)) {
-        if (data8 > 32 || isNaN(data8)) {
-          const err33 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "maximum", params: { comparison: "<=", limit: 32 } };
-          if (vErrors === null) {
-            vErrors = [err33];
-          } else {
-            vErrors.push(err33);
-          }
-          errors++;
-        }
-        if (data8 < 0 || isNaN(data8)) {
-          const err34 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err34];
-          } else {
-            vErrors.push(err34);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data8)) {
-          const err35 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err35];
-          } else {
-            vErrors.push(err35);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.engine_parallel_distributed_insert_select !== void 0) {
-      let data9 = data.engine_parallel_distributed_insert_select;
-      if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
-        const err36 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "type", params: { type: schema57.properties.engine_parallel_distributed_insert_select.type } };
-        if (vErrors === null) {
-          vErrors = [err36];
-        } else {
-          vErrors.push(err36);
-        }
-        errors++;
-      }
-      if (typeof data9 == "number" && isFinite(data9)) {
-        if (data9 > 2 || isNaN(data9)) {
-          const err37 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "maximum", params: { comparison: "<=", limit: 2 } };
-          if (vErrors === null) {
-            vErrors = [err37];
-          } else {
-            vErrors.push(err37);
-          }
-          errors++;
-        }
-        if (data9 < 0 || isNaN(data9)) {
-          const err38 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
-          if (vErrors === null) {
-            vErrors = [err38];
-          } else {
-            vErrors.push(err38);
-          }
-          errors++;
-        }
-        if (!formats26.validate(data9)) {
-          const err39 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "format", params: { format: "int64" } };
-          if (vErrors === null) {
-            vErrors = [err39];
-          } else {
-            vErrors.push(err39);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.object_storage_use_cluster_function !== void 0) {
-      let data10 = data.object_storage_use_cluster_function;
-      if (typeof data10 !== "boolean" && data10 !== null) {
-        const err40 = { instancePath: instancePath + "/object_storage_use_cluster_function", keyword: "type", params: { type: schema57.properties.object_storage_use_cluster_function.type } };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
-      }
-    }
-    if (data.engine_parallel_view_processing !== void 0) {
-      let data11 = data.engine_parallel_view_processing;
-      if (typeof data11 !== "boolean" && data11 !== null) {
-        const err41 = { instancePath: instancePath + "/engine_parallel_view_processing", keyword: "type", params: { type: schema57.properties.engine_parallel_view_processing.type } };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err42 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err42];
-    } else {
-      vErrors.push(err42);
-    }
-    errors++;
-  }
-  validate138.errors = vErrors;
-  return errors === 0;
-}
-function validate109(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.id === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "id" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.serviceId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "serviceId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.name === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "name" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.state === void 0) {
-      const err3 = { instancePath, keyword: "required", params: { missingProperty: "state" } };
-      if (vErrors === null) {
-        vErrors = [err3];
-      } else {
-        vErrors.push(err3);
-      }
-      errors++;
-    }
-    if (data.id !== void 0) {
-      let data0 = data.id;
-      if (typeof data0 === "string") {
-        if (!formats0(data0)) {
-          const err4 = { instancePath: instancePath + "/id", keyword: "format", params: { format: "uuid" } };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      } else {
-        const err5 = { instancePath: instancePath + "/id", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.serviceId !== void 0) {
-      let data1 = data.serviceId;
-      if (typeof data1 === "string") {
-        if (!formats0(data1)) {
-          const err6 = { instancePath: instancePath + "/serviceId", keyword: "format", params: { format: "uuid" } };
-          if (vErrors === null) {
-            vErrors = [err6];
-          } else {
-            vErrors.push(err6);
-          }
-          errors++;
-        }
-      } else {
-        const err7 = { instancePath: instancePath + "/serviceId", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== void 0) {
-      if (typeof data.name !== "string") {
-        const err8 = { instancePath: instancePath + "/name", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-    }
-    if (data.state !== void 0) {
-      if (!validate110(data.state, { instancePath: instancePath + "/state", parentData: data, parentDataProperty: "state", rootData })) {
-        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.scaling !== void 0) {
-      if (!validate112(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData })) {
-        vErrors = vErrors === null ? validate112.errors : vErrors.concat(validate112.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.source !== void 0) {
-      if (!validate114(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData })) {
-        vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.destination !== void 0) {
-      if (!validate130(data.destination, { instancePath: instancePath + "/destination", parentData: data, parentDataProperty: "destination", rootData })) {
-        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.fieldMappings !== void 0) {
-      let data7 = data.fieldMappings;
-      if (Array.isArray(data7)) {
-        const len0 = data7.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate136(data7[i0], { instancePath: instancePath + "/fieldMappings/" + i0, parentData: data7, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
-            errors = vErrors.length;
-          }
-        }
-      } else {
-        const err9 = { instancePath: instancePath + "/fieldMappings", keyword: "type", params: { type: "array" } };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-    if (data.settings !== void 0) {
-      if (!validate138(data.settings, { instancePath: instancePath + "/settings", parentData: data, parentDataProperty: "settings", rootData })) {
-        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data10 = data.createdAt;
-      if (typeof data10 === "string") {
-        if (!formats6(data10)) {
-          const err10 = { instancePath: instancePath + "/createdAt", keyword: "format", params: { format: "date-time" } };
-          if (vErrors === null) {
-            vErrors = [err10];
-          } else {
-            vErrors.push(err10);
-          }
-          errors++;
-        }
-      } else {
-        const err11 = { instancePath: instancePath + "/createdAt", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.updatedAt !== void 0) {
-      let data11 = data.updatedAt;
-      if (typeof data11 === "string") {
-        if (!formats6(data11)) {
-          const err12 = { instancePath: instancePath + "/updatedAt", keyword: "format", params: { format: "date-time" } };
-          if (vErrors === null) {
-            vErrors = [err12];
-          } else {
-            vErrors.push(err12);
-          }
-          errors++;
-        }
-      } else {
-        const err13 = { instancePath: instancePath + "/updatedAt", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err14 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err14];
-    } else {
-      vErrors.push(err14);
-    }
-    errors++;
-  }
-  validate109.errors = vErrors;
-  return errors === 0;
-}
-function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.status === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "status" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requestId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "requestId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.result === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "result" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.status !== void 0) {
-      if (!validate55(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.requestId !== void 0) {
-      if (!validate57(data.requestId, { instancePath: instancePath + "/requestId", parentData: data, parentDataProperty: "requestId", rootData })) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.result !== void 0) {
-      if (!validate109(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate109.errors : vErrors.concat(validate109.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate106.errors = vErrors;
-  return errors === 0;
-}
-var getPipeSettings_params = validate141;
-function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var getPipeSettings_params = validate85;
+function validate85(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4089,73 +967,11 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate85.errors = vErrors;
   return errors === 0;
 }
-var getPipeSettings_response = validate142;
-function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.status === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "status" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requestId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "requestId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.result === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "result" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.status !== void 0) {
-      if (!validate55(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.requestId !== void 0) {
-      if (!validate57(data.requestId, { instancePath: instancePath + "/requestId", parentData: data, parentDataProperty: "requestId", rootData })) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.result !== void 0) {
-      if (!validate138(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate142.errors = vErrors;
-  return errors === 0;
-}
-var updatePipeSettings_params = validate146;
-function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var updatePipeSettings_params = validate86;
+function validate86(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -4272,18 +1088,19 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate146.errors = vErrors;
+  validate86.errors = vErrors;
   return errors === 0;
 }
-var updatePipeSettings_body = validate147;
-var schema61 = { "type": "object", "description": 'Replacement settings of a pipe (PUT replaces them all). Every field is\noptional: a field left out and a field set to `null` both mean "use the\nservice default", so `{}` resets every setting. Bounds are inclusive.\nUnknown fields are rejected.\n', "additionalProperties": false, "properties": { "streaming_max_insert_wait_ms": { "$ref": "#/components/schemas/streaming_max_insert_wait_ms" }, "object_storage_concurrency": { "$ref": "#/components/schemas/object_storage_concurrency" }, "object_storage_polling_interval_ms": { "$ref": "#/components/schemas/object_storage_polling_interval_ms" }, "object_storage_max_insert_bytes": { "$ref": "#/components/schemas/object_storage_max_insert_bytes" }, "object_storage_max_file_count": { "$ref": "#/components/schemas/object_storage_max_file_count" }, "engine_max_threads": { "$ref": "#/components/schemas/engine_max_threads" }, "engine_max_insert_threads": { "$ref": "#/components/schemas/engine_max_insert_threads" }, "engine_min_insert_block_size_bytes": { "$ref": "#/components/schemas/engine_min_insert_block_size_bytes" }, "engine_max_download_threads": { "$ref": "#/components/schemas/engine_max_download_threads" }, "engine_parallel_distributed_insert_select": { "$ref": "#/components/schemas/engine_parallel_distributed_insert_select" }, "object_storage_use_cluster_function": { "$ref": "#/components/schemas/object_storage_use_cluster_function" }, "engine_parallel_view_processing": { "$ref": "#/components/schemas/engine_parallel_view_processing" } } };
+var updatePipeSettings_body = validate87;
+var schema33 = { "type": "object", "description": 'Replacement settings of a pipe (PUT replaces them all). Every field is\noptional: a field left out and a field set to `null` both mean "use the\nservice default", so `{}` resets every setting. Bounds are inclusive.\nUnknown fields are rejected.\n', "additionalProperties": false, "properties": { "streaming_max_insert_wait_ms": { "$ref": "#/components/schemas/streaming_max_insert_wait_ms" }, "object_storage_concurrency": { "$ref": "#/components/schemas/object_storage_concurrency" }, "object_storage_polling_interval_ms": { "$ref": "#/components/schemas/object_storage_polling_interval_ms" }, "object_storage_max_insert_bytes": { "$ref": "#/components/schemas/object_storage_max_insert_bytes" }, "object_storage_max_file_count": { "$ref": "#/components/schemas/object_storage_max_file_count" }, "engine_max_threads": { "$ref": "#/components/schemas/engine_max_threads" }, "engine_max_insert_threads": { "$ref": "#/components/schemas/engine_max_insert_threads" }, "engine_min_insert_block_size_bytes": { "$ref": "#/components/schemas/engine_min_insert_block_size_bytes" }, "engine_max_download_threads": { "$ref": "#/components/schemas/engine_max_download_threads" }, "engine_parallel_distributed_insert_select": { "$ref": "#/components/schemas/engine_parallel_distributed_insert_select" }, "object_storage_use_cluster_function": { "$ref": "#/components/schemas/object_storage_use_cluster_function" }, "engine_parallel_view_processing": { "$ref": "#/components/schemas/engine_parallel_view_processing" } } };
 var func3 = Object.prototype.hasOwnProperty;
-var schema62 = { "type": ["integer", "null"], "format": "int64", "minimum": 500, "maximum": 6e4, "description": "Maximum wait, in milliseconds, before inserting streamed data; null means the service default." };
-function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema34 = { "type": ["integer", "null"], "format": "int64", "minimum": 500, "maximum": 6e4, "description": "Maximum wait, in milliseconds, before inserting streamed data; null means the service default." };
+var formats24 = formats.int64;
+function validate88(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema62.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema34.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4310,7 +1127,7 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4320,15 +1137,15 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate148.errors = vErrors;
+  validate88.errors = vErrors;
   return errors === 0;
 }
-var schema63 = { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 35, "description": "Number of concurrent file-processing threads; null means the service default." };
-function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema35 = { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 35, "description": "Number of concurrent file-processing threads; null means the service default." };
+function validate90(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema63.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema35.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4355,7 +1172,7 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4365,15 +1182,15 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate150.errors = vErrors;
+  validate90.errors = vErrors;
   return errors === 0;
 }
-var schema64 = { "type": ["integer", "null"], "format": "int64", "minimum": 100, "maximum": 36e5, "description": "Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default." };
-function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema36 = { "type": ["integer", "null"], "format": "int64", "minimum": 100, "maximum": 36e5, "description": "Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default." };
+function validate92(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema64.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema36.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4400,7 +1217,7 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4410,15 +1227,15 @@ function validate152(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate152.errors = vErrors;
+  validate92.errors = vErrors;
   return errors === 0;
 }
-var schema65 = { "type": ["integer", "null"], "format": "int64", "minimum": 10485760, "maximum": 53687091200, "description": "Bytes processed in a single insert batch; null means the service default." };
-function validate154(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema37 = { "type": ["integer", "null"], "format": "int64", "minimum": 10485760, "maximum": 53687091200, "description": "Bytes processed in a single insert batch; null means the service default." };
+function validate94(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema65.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema37.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4445,7 +1262,7 @@ function validate154(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4455,15 +1272,15 @@ function validate154(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate154.errors = vErrors;
+  validate94.errors = vErrors;
   return errors === 0;
 }
-var schema66 = { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 1e4, "description": "Maximum number of files in a single insert batch; null means the service default." };
-function validate156(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema38 = { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 1e4, "description": "Maximum number of files in a single insert batch; null means the service default." };
+function validate96(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema66.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema38.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4490,7 +1307,7 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4500,15 +1317,15 @@ function validate156(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate156.errors = vErrors;
+  validate96.errors = vErrors;
   return errors === 0;
 }
-var schema67 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 64, "description": "Maximum concurrent threads for file processing; null means the service default." };
-function validate158(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema39 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 64, "description": "Maximum concurrent threads for file processing; null means the service default." };
+function validate98(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema67.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema39.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4535,7 +1352,7 @@ function validate158(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4545,15 +1362,15 @@ function validate158(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate158.errors = vErrors;
+  validate98.errors = vErrors;
   return errors === 0;
 }
-var schema68 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 16, "description": "Maximum concurrent insert threads; null means the service default." };
-function validate160(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema40 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 16, "description": "Maximum concurrent insert threads; null means the service default." };
+function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema68.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema40.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4580,7 +1397,7 @@ function validate160(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4590,15 +1407,15 @@ function validate160(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate160.errors = vErrors;
+  validate100.errors = vErrors;
   return errors === 0;
 }
-var schema69 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 10737418240, "description": "Minimum insert block size, in bytes; null means the service default." };
-function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema41 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 10737418240, "description": "Minimum insert block size, in bytes; null means the service default." };
+function validate102(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema69.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema41.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4625,7 +1442,7 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4635,15 +1452,15 @@ function validate162(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate162.errors = vErrors;
+  validate102.errors = vErrors;
   return errors === 0;
 }
-var schema70 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 32, "description": "Maximum concurrent download threads; null means the service default." };
-function validate164(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema42 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 32, "description": "Maximum concurrent download threads; null means the service default." };
+function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema70.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema42.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4670,7 +1487,7 @@ function validate164(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4680,15 +1497,15 @@ function validate164(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate164.errors = vErrors;
+  validate104.errors = vErrors;
   return errors === 0;
 }
-var schema71 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 2, "description": "Parallel distributed insert-select mode; null means the service default." };
-function validate166(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema43 = { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 2, "description": "Parallel distributed insert-select mode; null means the service default." };
+function validate106(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (!(typeof data == "number" && (!(data % 1) && !isNaN(data)) && isFinite(data)) && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema71.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema43.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4715,7 +1532,7 @@ function validate166(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (!formats26.validate(data)) {
+    if (!formats24.validate(data)) {
       const err3 = { instancePath, keyword: "format", params: { format: "int64" } };
       if (vErrors === null) {
         vErrors = [err3];
@@ -4725,15 +1542,15 @@ function validate166(data, { instancePath = "", parentData, parentDataProperty, 
       errors++;
     }
   }
-  validate166.errors = vErrors;
+  validate106.errors = vErrors;
   return errors === 0;
 }
-var schema72 = { "type": ["boolean", "null"], "description": "Whether the cluster function is used for distributed processing. Null means the service default." };
-function validate168(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema44 = { "type": ["boolean", "null"], "description": "Whether the cluster function is used for distributed processing. Null means the service default." };
+function validate108(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "boolean" && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema72.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema44.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4741,15 +1558,15 @@ function validate168(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate168.errors = vErrors;
+  validate108.errors = vErrors;
   return errors === 0;
 }
-var schema73 = { "type": ["boolean", "null"], "description": "Whether pushing to attached views is concurrent instead of sequential. Null means the service default." };
-function validate170(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema45 = { "type": ["boolean", "null"], "description": "Whether pushing to attached views is concurrent instead of sequential. Null means the service default." };
+function validate110(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "boolean" && data !== null) {
-    const err0 = { instancePath, keyword: "type", params: { type: schema73.type } };
+    const err0 = { instancePath, keyword: "type", params: { type: schema45.type } };
     if (vErrors === null) {
       vErrors = [err0];
     } else {
@@ -4757,15 +1574,15 @@ function validate170(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate170.errors = vErrors;
+  validate110.errors = vErrors;
   return errors === 0;
 }
-function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate87(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     for (const key0 in data) {
-      if (!func3.call(schema61.properties, key0)) {
+      if (!func3.call(schema33.properties, key0)) {
         const err0 = { instancePath, keyword: "additionalProperties", params: { additionalProperty: key0 } };
         if (vErrors === null) {
           vErrors = [err0];
@@ -4776,74 +1593,74 @@ function validate147(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.streaming_max_insert_wait_ms !== void 0) {
-      if (!validate148(data.streaming_max_insert_wait_ms, { instancePath: instancePath + "/streaming_max_insert_wait_ms", parentData: data, parentDataProperty: "streaming_max_insert_wait_ms", rootData })) {
-        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+      if (!validate88(data.streaming_max_insert_wait_ms, { instancePath: instancePath + "/streaming_max_insert_wait_ms", parentData: data, parentDataProperty: "streaming_max_insert_wait_ms", rootData })) {
+        vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
         errors = vErrors.length;
       }
     }
     if (data.object_storage_concurrency !== void 0) {
-      if (!validate150(data.object_storage_concurrency, { instancePath: instancePath + "/object_storage_concurrency", parentData: data, parentDataProperty: "object_storage_concurrency", rootData })) {
-        vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+      if (!validate90(data.object_storage_concurrency, { instancePath: instancePath + "/object_storage_concurrency", parentData: data, parentDataProperty: "object_storage_concurrency", rootData })) {
+        vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
         errors = vErrors.length;
       }
     }
     if (data.object_storage_polling_interval_ms !== void 0) {
-      if (!validate152(data.object_storage_polling_interval_ms, { instancePath: instancePath + "/object_storage_polling_interval_ms", parentData: data, parentDataProperty: "object_storage_polling_interval_ms", rootData })) {
-        vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
+      if (!validate92(data.object_storage_polling_interval_ms, { instancePath: instancePath + "/object_storage_polling_interval_ms", parentData: data, parentDataProperty: "object_storage_polling_interval_ms", rootData })) {
+        vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
         errors = vErrors.length;
       }
     }
     if (data.object_storage_max_insert_bytes !== void 0) {
-      if (!validate154(data.object_storage_max_insert_bytes, { instancePath: instancePath + "/object_storage_max_insert_bytes", parentData: data, parentDataProperty: "object_storage_max_insert_bytes", rootData })) {
-        vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+      if (!validate94(data.object_storage_max_insert_bytes, { instancePath: instancePath + "/object_storage_max_insert_bytes", parentData: data, parentDataProperty: "object_storage_max_insert_bytes", rootData })) {
+        vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
         errors = vErrors.length;
       }
     }
     if (data.object_storage_max_file_count !== void 0) {
-      if (!validate156(data.object_storage_max_file_count, { instancePath: instancePath + "/object_storage_max_file_count", parentData: data, parentDataProperty: "object_storage_max_file_count", rootData })) {
-        vErrors = vErrors === null ? validate156.errors : vErrors.concat(validate156.errors);
+      if (!validate96(data.object_storage_max_file_count, { instancePath: instancePath + "/object_storage_max_file_count", parentData: data, parentDataProperty: "object_storage_max_file_count", rootData })) {
+        vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
         errors = vErrors.length;
       }
     }
     if (data.engine_max_threads !== void 0) {
-      if (!validate158(data.engine_max_threads, { instancePath: instancePath + "/engine_max_threads", parentData: data, parentDataProperty: "engine_max_threads", rootData })) {
-        vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+      if (!validate98(data.engine_max_threads, { instancePath: instancePath + "/engine_max_threads", parentData: data, parentDataProperty: "engine_max_threads", rootData })) {
+        vErrors = vErrors === null ? validate98.errors : vErrors.concat(validate98.errors);
         errors = vErrors.length;
       }
     }
     if (data.engine_max_insert_threads !== void 0) {
-      if (!validate160(data.engine_max_insert_threads, { instancePath: instancePath + "/engine_max_insert_threads", parentData: data, parentDataProperty: "engine_max_insert_threads", rootData })) {
-        vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+      if (!validate100(data.engine_max_insert_threads, { instancePath: instancePath + "/engine_max_insert_threads", parentData: data, parentDataProperty: "engine_max_insert_threads", rootData })) {
+        vErrors = vErrors === null ? validate100.errors : vErrors.concat(validate100.errors);
         errors = vErrors.length;
       }
     }
     if (data.engine_min_insert_block_size_bytes !== void 0) {
-      if (!validate162(data.engine_min_insert_block_size_bytes, { instancePath: instancePath + "/engine_min_insert_block_size_bytes", parentData: data, parentDataProperty: "engine_min_insert_block_size_bytes", rootData })) {
-        vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+      if (!validate102(data.engine_min_insert_block_size_bytes, { instancePath: instancePath + "/engine_min_insert_block_size_bytes", parentData: data, parentDataProperty: "engine_min_insert_block_size_bytes", rootData })) {
+        vErrors = vErrors === null ? validate102.errors : vErrors.concat(validate102.errors);
         errors = vErrors.length;
       }
     }
     if (data.engine_max_download_threads !== void 0) {
-      if (!validate164(data.engine_max_download_threads, { instancePath: instancePath + "/engine_max_download_threads", parentData: data, parentDataProperty: "engine_max_download_threads", rootData })) {
-        vErrors = vErrors === null ? validate164.errors : vErrors.concat(validate164.errors);
+      if (!validate104(data.engine_max_download_threads, { instancePath: instancePath + "/engine_max_download_threads", parentData: data, parentDataProperty: "engine_max_download_threads", rootData })) {
+        vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
         errors = vErrors.length;
       }
     }
     if (data.engine_parallel_distributed_insert_select !== void 0) {
-      if (!validate166(data.engine_parallel_distributed_insert_select, { instancePath: instancePath + "/engine_parallel_distributed_insert_select", parentData: data, parentDataProperty: "engine_parallel_distributed_insert_select", rootData })) {
-        vErrors = vErrors === null ? validate166.errors : vErrors.concat(validate166.errors);
+      if (!validate106(data.engine_parallel_distributed_insert_select, { instancePath: instancePath + "/engine_parallel_distributed_insert_select", parentData: data, parentDataProperty: "engine_parallel_distributed_insert_select", rootData })) {
+        vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
         errors = vErrors.length;
       }
     }
     if (data.object_storage_use_cluster_function !== void 0) {
-      if (!validate168(data.object_storage_use_cluster_function, { instancePath: instancePath + "/object_storage_use_cluster_function", parentData: data, parentDataProperty: "object_storage_use_cluster_function", rootData })) {
-        vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
+      if (!validate108(data.object_storage_use_cluster_function, { instancePath: instancePath + "/object_storage_use_cluster_function", parentData: data, parentDataProperty: "object_storage_use_cluster_function", rootData })) {
+        vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
         errors = vErrors.length;
       }
     }
     if (data.engine_parallel_view_processing !== void 0) {
-      if (!validate170(data.engine_parallel_view_processing, { instancePath: instancePath + "/engine_parallel_view_processing", parentData: data, parentDataProperty: "engine_parallel_view_processing", rootData })) {
-        vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+      if (!validate110(data.engine_parallel_view_processing, { instancePath: instancePath + "/engine_parallel_view_processing", parentData: data, parentDataProperty: "engine_parallel_view_processing", rootData })) {
+        vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
         errors = vErrors.length;
       }
     }
@@ -4856,79 +1673,17 @@ function validate147(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate147.errors = vErrors;
-  return errors === 0;
-}
-var updatePipeSettings_response = validate172;
-function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.status === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "status" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requestId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "requestId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.result === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "result" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.status !== void 0) {
-      if (!validate55(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.requestId !== void 0) {
-      if (!validate57(data.requestId, { instancePath: instancePath + "/requestId", parentData: data, parentDataProperty: "requestId", rootData })) {
-        vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.result !== void 0) {
-      if (!validate138(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate172.errors = vErrors;
+  validate87.errors = vErrors;
   return errors === 0;
 }
 
 // validators.js
 var validators = {
-  "GET /v1/organizations/{organizationId}/services": { operationId: "listServices", params: listServices_params, response: listServices_response },
-  "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints": { operationId: "createReversePrivateEndpoint", params: createReversePrivateEndpoint_params, body: createReversePrivateEndpoint_body, response: createReversePrivateEndpoint_response },
-  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}": { operationId: "getPipe", params: getPipe_params, response: getPipe_response },
-  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { operationId: "getPipeSettings", params: getPipeSettings_params, response: getPipeSettings_response },
-  "PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { operationId: "updatePipeSettings", params: updatePipeSettings_params, body: updatePipeSettings_body, response: updatePipeSettings_response }
+  "GET /v1/organizations/{organizationId}/services": { operationId: "listServices", params: listServices_params },
+  "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints": { operationId: "createReversePrivateEndpoint", params: createReversePrivateEndpoint_params, body: createReversePrivateEndpoint_body },
+  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}": { operationId: "getPipe", params: getPipe_params },
+  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { operationId: "getPipeSettings", params: getPipeSettings_params },
+  "PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { operationId: "updatePipeSettings", params: updatePipeSettings_params, body: updatePipeSettings_body }
 };
 export {
   validators

@@ -9,8 +9,9 @@ import { root } from "./toolchain.mjs";
 export const buildSteps = [
   {
     script: "generate",
-    // Everything the generate step runs lives in scripts/lib, so any change there may change its outputs.
-    inputs: ["openapi/management", "openapi/alerts", "redocly.yaml", "contract/cases", "package.json", "scripts/generate.mjs", "scripts/lib"],
+    // Everything the generate step runs lives in scripts/lib and src/contract (the OpenAPI walker and the validator
+    // formats), so any change there may change its outputs.
+    inputs: ["openapi/management", "openapi/alerts", "redocly.yaml", "contract/cases", "package.json", "scripts/generate.mjs", "scripts/lib", "src/contract"],
     outputs: ["generated", "contract/schemas", "contract/vectors"],
   },
   {

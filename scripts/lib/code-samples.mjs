@@ -2,27 +2,31 @@
 // that is type-checked and run in CI) and a curl command built from the operation's own examples.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { exampleRequest, jsonMedia, operationsOf } from "./openapi.mjs";
+import { exampleRequest, jsonMedia, operationsOf } from "../../src/contract/openapi.js";
+import sandboxCredentials from "../../src/sandbox/default-credentials.json" with { type: "json" };
 import { root } from "./toolchain.mjs";
 
 const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-/** The credentials the pasteable samples carry; `npm start` gives the same ones to the sandbox, so they work there. */
-export const demoCredentials = { keyId: "demo-key-id", keySecret: "demo-key-secret", token: "demo-token" };
+/**
+ * The credentials the pasteable samples carry: the sandbox's defaults, the one set it prints, `npm start` gives it
+ * and README and CONTRACT.md show.
+ */
+export { sandboxCredentials };
 
 /**
  * A curl command for an operation with its first examples: against the spec's default server and with
- * credentials from the environment, or (`baseUrl`, `demoCredentials`) ready to paste against a mock or the sandbox.
+ * credentials from the environment, or (`baseUrl`, `sandboxCredentials`) ready to paste against a mock or the sandbox.
  * `body` and `url` (path and query) replace the examples'; `failWithBody: false` keeps curl's exit status 0 on an
  * error status, for a sample that shows one; `newline` ends the printed answer with one, for samples run in a row.
  * @param {any} bundle
  * @param {ReturnType<typeof operationsOf>[number]} entry
- * @param {{ baseUrl?: string, demoCredentials?: boolean, body?: unknown, url?: string, failWithBody?: boolean, newline?: boolean }} [options]
+ * @param {{ baseUrl?: string, sandboxCredentials?: boolean, body?: unknown, url?: string, failWithBody?: boolean, newline?: boolean }} [options]
  */
 export function curlSample(
   bundle,
   entry,
-  { baseUrl, demoCredentials: demo = false, body: bodyOverride, url: urlOverride, failWithBody = true, newline = false } = {},
+  { baseUrl, sandboxCredentials: pasteable = false, body: bodyOverride, url: urlOverride, failWithBody = true, newline = false } = {},
 ) {
   const { method, operation } = entry;
   const server = bundle.servers[0];
@@ -34,10 +38,10 @@ export function curlSample(
   const scheme = Object.keys((operation.security ?? bundle.security)[0])[0];
   const auth =
     bundle.components.securitySchemes[scheme].scheme === "basic"
-      ? demo
-        ? `-u ${demoCredentials.keyId}:${demoCredentials.keySecret}`
+      ? pasteable
+        ? `-u ${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`
         : `-u "$INGESTION_API_KEY_ID:$INGESTION_API_KEY_SECRET"`
-      : `-H "Authorization: Bearer ${demo ? demoCredentials.token : "$INGESTION_ALERTS_TOKEN"}"`;
+      : `-H "Authorization: Bearer ${pasteable ? sandboxCredentials.token : "$INGESTION_ALERTS_TOKEN"}"`;
   const lines = [
     `curl -sS${newline ? ` -w '\\n'` : ""}${failWithBody ? " --fail-with-body" : ""}${method === "get" ? "" : ` -X ${method.toUpperCase()}`} ${shellQuote(base + url)}`,
     auth,

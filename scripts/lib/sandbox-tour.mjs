@@ -3,8 +3,8 @@
 // Bodies are the operations' own examples; the bad setting is one above its maximum in the spec.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { jsonMedia, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { curlSample } from "./code-samples.mjs";
-import { jsonMedia, operationsOf, resolveRef } from "./openapi.mjs";
 import { root } from "./toolchain.mjs";
 
 const bundles = Object.fromEntries(
@@ -13,7 +13,7 @@ const bundles = Object.fromEntries(
 
 function curl(api, operationId, baseUrl, options = {}) {
   const entry = operationsOf(bundles[api]).find(({ operation }) => operation.operationId === operationId);
-  return curlSample(bundles[api], entry, { baseUrl, demoCredentials: true, newline: true, ...options });
+  return curlSample(bundles[api], entry, { baseUrl, sandboxCredentials: true, newline: true, ...options });
 }
 
 /** The first named example of an operation's request body that passes `test`. */

@@ -4,7 +4,7 @@
 // `npm run generate`, compared by check-generated.mjs.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { jsonMedia, operationsOf, resolveRef } from "./openapi.mjs";
+import { jsonMedia, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { apis, root } from "./toolchain.mjs";
 
 const componentPrefix = "#/components/schemas/";

@@ -5,7 +5,7 @@
 // and each field's JSDoc states its bounds, length and pattern, which openapi-typescript leaves out.
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
-import { resolveRef } from "./openapi.mjs";
+import { resolveRef } from "../../src/contract/openapi.js";
 
 const factory = ts.factory;
 

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { exampleRequest, operationsOf } from "./openapi.mjs";
+import { exampleRequest, operationsOf } from "../../src/contract/openapi.js";
 import { apis, root } from "./toolchain.mjs";
 
 const parts = ["params", "request", "response"];

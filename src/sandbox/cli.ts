@@ -3,11 +3,18 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import packageJson from "../../package.json" with { type: "json" };
-import { credentialVariables, defaultCredentials, type SandboxCredentials } from "./credentials.js";
+import { alerts, management } from "../interfaces.js";
+import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
 import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
 import { startSandbox } from "./server.js";
 
 const defaultPort = 4012;
+/** The variables the SDK reads for each credential, which the sandbox reads too. */
+const credentialVariables: Record<keyof SandboxCredentials, string> = {
+  keyId: management.environment.keyId,
+  keySecret: management.environment.keySecret,
+  token: alerts.environment.token,
+};
 const usage = `usage: ingestion-api sandbox [--port N] [--host ADDRESS] [--seed data.json] [--key-id ID] [--key-secret SECRET] [--token TOKEN]
 
 A stateful server of both interfaces (management under /v1, alerting under /api/v2) for integration tests:

@@ -2,12 +2,21 @@
 // their path templates and their validators, so the sandbox serves exactly what the specs declare.
 import alertsBundle from "../../generated/openapi/alerts.json" with { type: "json" };
 import managementBundle from "../../generated/openapi/management.json" with { type: "json" };
+import type { operations as AlertsOperations } from "../../generated/types/alerts.js";
+import type { operations as ManagementOperations } from "../../generated/types/management.js";
 import { validators as alertsValidators } from "../../generated/validators/alerts.js";
-import { validators as managementValidators, type OperationValidators } from "../../generated/validators/management.js";
-// The one OpenAPI walker the scripts and tests share; esbuild bundles it into dist/cli.js.
-import { jsonMedia, operationsOf, resolveRef } from "../../scripts/lib/openapi.mjs";
+import { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
+import { validators as managementValidators, type OperationValidators, type Validator } from "../../generated/validators/management.js";
+import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
+// The one OpenAPI walker the sandbox, the build scripts and the tests share; esbuild bundles it into dist/cli.js.
+import { firstExample, jsonMedia, operationsOf, resolveRef } from "../contract/openapi.js";
+import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
 
-export type Api = "management" | "alerts";
+/** An interface, as the sandbox serves it. */
+export type Api = InterfaceDescriptor;
+
+/** Every operation of the contract, by the id the generated types give it: a handler missing for one fails tsc. */
+export type OperationId = keyof ManagementOperations | keyof AlertsOperations;
 
 /** A bundle as far as the sandbox reads it. */
 export interface Bundle {
@@ -15,6 +24,7 @@ export interface Bundle {
   components: {
     examples?: Record<string, { value: unknown }>;
     parameters?: Record<string, { example?: unknown; examples?: Record<string, { value: unknown }> }>;
+    responses?: Record<string, unknown>;
     schemas?: Record<string, { oneOf?: { $ref: string }[]; properties?: Record<string, { $ref?: string }> }>;
   };
 }
@@ -24,16 +34,16 @@ interface WalkedOperation {
   key: string;
   path: string;
   method: string;
-  operationId: string;
+  operationId: OperationId;
   parameters: { in: string; name: string }[];
 }
 
-export const bundles: Record<Api, Bundle> = { management: managementBundle as Bundle, alerts: alertsBundle as Bundle };
+const bundleOf = (api: Api): Bundle => (api === management ? managementBundle : alertsBundle) as Bundle;
 
 /** One operation of the contract: where it is and what checks its parts. */
 export interface Operation {
   api: Api;
-  operationId: string;
+  operationId: OperationId;
   method: string;
   template: string;
   /** Matches a request path; its groups are the path parameters, in `names` order. */
@@ -41,15 +51,20 @@ export interface Operation {
   names: string[];
   /** Query parameters the operation declares; others are ignored, as Prism ignores them. */
   queryNames: string[];
-  validators: OperationValidators;
+  validators: OperationValidators & { response: Validator };
 }
 
-const generated: Record<Api, Record<string, OperationValidators>> = { management: managementValidators, alerts: alertsValidators };
+const generated = new Map<Api, [Record<string, OperationValidators>, Record<string, Validator>]>([
+  [management, [managementValidators, managementResponses]],
+  [alerts, [alertsValidators, alertsResponses]],
+]);
 
 function operationsIn(api: Api): Operation[] {
-  return operationsOf(bundles[api]).map(({ key, path: template, method, operationId, parameters }: WalkedOperation) => {
-    const validators = generated[api][key];
-    if (!validators) throw new Error(`sandbox: no generated validators for ${key}`);
+  const [requests, responses] = generated.get(api) ?? [{}, {}];
+  return operationsOf(bundleOf(api)).map(({ key, path: template, method, operationId, parameters }: WalkedOperation) => {
+    const validators = requests[key];
+    const response = responses[key];
+    if (!validators || !response) throw new Error(`sandbox: no generated validators for ${key}`);
     return {
       api,
       operationId,
@@ -58,26 +73,49 @@ function operationsIn(api: Api): Operation[] {
       pattern: new RegExp(`^${template.replace(/\{\w+\}/g, "([^/]+)")}$`),
       names: [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
       queryNames: parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name),
-      validators,
+      validators: { ...validators, response },
     };
   });
 }
 
-export const operations: Operation[] = [...operationsIn("management"), ...operationsIn("alerts")];
+export const apis: Api[] = [management, alerts];
+export const operations: Operation[] = apis.flatMap(operationsIn);
 
-/** The values of every named example of an operation's 200 answer, in the order the spec lists them. */
-export function successExamples(operationId: string): unknown[] {
+/** The operation with an id; every id of `OperationId` has one. */
+export function operationNamed(operationId: OperationId): Operation {
   const operation = operations.find((candidate) => candidate.operationId === operationId);
   if (!operation) throw new Error(`sandbox: no operation ${operationId} in the bundles`);
-  const bundle = bundles[operation.api];
-  const declared = bundle.paths[operation.template]?.[operation.method.toLowerCase()] as { responses: Record<string, unknown> };
-  const examples: Record<string, unknown> = jsonMedia(bundle, declared.responses["200"])?.examples ?? {};
+  return operation;
+}
+
+/** The declared answer of an operation's status: its description, content and headers, references resolved. */
+function declaredResponse({ api, template, method }: Operation, status: string) {
+  const bundle = bundleOf(api);
+  const declared = bundle.paths[template]?.[method.toLowerCase()] as { responses: Record<string, unknown> };
+  return resolveRef(bundle, declared.responses[status]);
+}
+
+/** The values of every named example of an operation's 200 answer, in the order the spec lists them. */
+export function successExamples(operationId: OperationId): unknown[] {
+  const operation = operationNamed(operationId);
+  const bundle = bundleOf(operation.api);
+  const examples: Record<string, unknown> = jsonMedia(bundle, declaredResponse(operation, "200"))?.examples ?? {};
   return Object.values(examples).map((example) => structuredClone(resolveRef(bundle, example).value));
 }
 
+/** The server's words in an interface's declared 401 example (`Authentication failed`, `Unauthorized`). */
+export function unauthorizedMessage(api: Api): string {
+  const operation = operations.find((candidate) => candidate.api === api) as Operation;
+  const example = firstExample(bundleOf(api), jsonMedia(bundleOf(api), declaredResponse(operation, "401"))) as Record<string, string>;
+  return example[api.errorKey] as string;
+}
+
+/** The management bundle's named values the sandbox starts from (the organization and filter examples). */
+export const managementComponents = bundleOf(management).components;
+
 /** The endpoint request's fields that belong to one type: another type's branch allows them only as null. */
 export function typeDependentEndpointFields(): string[] {
-  const bundle = bundles.management;
+  const bundle = bundleOf(management);
   const branches = (bundle.components.schemas?.ReversePrivateEndpointRequest?.oneOf ?? []).map((branch) => resolveRef(bundle, branch));
   const fields = branches.flatMap((branch) =>
     Object.entries<{ $ref?: string }>(branch?.properties ?? {})

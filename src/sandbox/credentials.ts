@@ -1,7 +1,9 @@
 // Who may call the sandbox: one key pair for interface A (HTTP Basic) and one token for interface B (Bearer),
-// from flags, else the environment variables the SDK reads, else defaults printed at start.
+// from flags, else the environment variables the SDK reads, else the defaults printed at start.
 import { timingSafeEqual } from "node:crypto";
+import { management } from "../interfaces.js";
 import type { Api } from "./contract.js";
+import defaults from "./default-credentials.json" with { type: "json" };
 
 export interface SandboxCredentials {
   keyId: string;
@@ -9,15 +11,11 @@ export interface SandboxCredentials {
   token: string;
 }
 
-/** The defaults, for a sandbox started with no flag and no environment: printed at start, never secret. */
-export const defaultCredentials: SandboxCredentials = { keyId: "sandbox-key-id", keySecret: "sandbox-key-secret", token: "sandbox-token" };
-
-/** The variables the SDK reads for each credential (src/client-options.ts). */
-export const credentialVariables: Record<keyof SandboxCredentials, string> = {
-  keyId: "INGESTION_API_KEY_ID",
-  keySecret: "INGESTION_API_KEY_SECRET",
-  token: "INGESTION_ALERTS_TOKEN",
-};
+/**
+ * The defaults, for a sandbox started with no flag and no environment: printed at start, never secret. The one set
+ * `npm start`, the docs' samples, README and CONTRACT.md use too.
+ */
+export const defaultCredentials: SandboxCredentials = defaults;
 
 const equal = (a: string, b: string) => {
   const [left, right] = [Buffer.from(a), Buffer.from(b)];
@@ -27,10 +25,10 @@ const equal = (a: string, b: string) => {
 /** Whether an `Authorization` header carries this interface's credentials in its scheme. */
 export function authorized(api: Api, header: string | undefined, credentials: SandboxCredentials): boolean {
   const [scheme = "", value = ""] = (header ?? "").trim().split(/\s+/, 2);
-  if (api === "alerts") return scheme.toLowerCase() === "bearer" && equal(value, credentials.token);
-  if (scheme.toLowerCase() !== "basic") return false;
+  if (scheme.toLowerCase() !== api.scheme.toLowerCase()) return false;
+  if (api !== management) return equal(value, credentials.token);
   return equal(Buffer.from(value, "base64").toString("utf8"), `${credentials.keyId}:${credentials.keySecret}`);
 }
 
 /** The challenge a 401 carries, naming the scheme the interface expects. */
-export const challenge: Record<Api, string> = { management: 'Basic realm="ingestion-api sandbox"', alerts: 'Bearer realm="ingestion-api sandbox"' };
+export const challenge = (api: Api): string => `${api.scheme} realm="ingestion-api sandbox"`;

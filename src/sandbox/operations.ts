@@ -1,8 +1,9 @@
 // The seven operations over the sandbox's data, with the contract's semantics: what each returns, creates or
 // replaces, and which unknown id gives which 404. Requests reach them already authenticated and validated.
+import { alerts, management } from "../interfaces.js";
 import type { Alert, AlertRequest, Pipe, PipeSettings, ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../types.js";
 import { type Answer, failure, success } from "./answers.js";
-import { typeDependentEndpointFields } from "./contract.js";
+import { type OperationId, typeDependentEndpointFields } from "./contract.js";
 import { newEndpointId, newObjectId, newUuid, now } from "./ids.js";
 import type { SandboxData } from "./seed.js";
 
@@ -23,16 +24,16 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** The service a path names, or the 404 for the first unknown id in it (organization, then service). */
 function serviceOf(data: SandboxData, { organizationId, serviceId }: Record<string, string>) {
   const inOrganization = data.services.filter((entry) => same(entry.organizationId, organizationId ?? ""));
-  if (inOrganization.length === 0) return failure("management", 404, "Organization not found");
+  if (inOrganization.length === 0) return failure(management, 404, "Organization not found");
   const entry = inOrganization.find(({ service }) => same(service.id, serviceId ?? ""));
-  return entry ?? failure("management", 404, "Service not found");
+  return entry ?? failure(management, 404, "Service not found");
 }
 
 function pipeOf(data: SandboxData, path: Record<string, string>): Pipe | Answer {
   const service = serviceOf(data, path);
   if (isAnswer(service)) return service;
   const pipe = data.pipes.find((candidate) => same(candidate.serviceId, service.service.id) && same(candidate.id, path.pipeId ?? ""));
-  return pipe ?? failure("management", 404, "Pipe not found");
+  return pipe ?? failure(management, 404, "Pipe not found");
 }
 
 /** `tag:<key>` matches a service that has the tag, `tag:<key>=<value>` one whose tag has that value. */
@@ -44,14 +45,15 @@ function matches(tags: Record<string, string>, filter: string): boolean {
 // A created endpoint answers the other types' fields as null, as the example does.
 const endpointFields = typeDependentEndpointFields();
 
-export const handlers: Record<string, Handler> = {
+/** One handler per operation of the contract: an operation without one does not compile. */
+export const handlers: Record<OperationId, Handler> = {
   listServices(data, { path, query }) {
     const inOrganization = data.services.filter((entry) => same(entry.organizationId, path.organizationId ?? ""));
-    if (inOrganization.length === 0) return failure("management", 404, "Organization not found");
+    if (inOrganization.length === 0) return failure(management, 404, "Organization not found");
     // Several filters narrow the list: a service must match each.
     const filters = query.filter ?? [];
     return success(
-      "management",
+      management,
       inOrganization.filter(({ tags }) => filters.every((filter) => matches(tags, filter))).map(({ service }) => service),
     );
   },
@@ -72,17 +74,17 @@ export const handlers: Record<string, Handler> = {
       status: "Ready",
     } as ReversePrivateEndpoint;
     data.reversePrivateEndpoints.push(endpoint);
-    return success("management", endpoint);
+    return success(management, endpoint);
   },
 
   getPipe(data, { path }) {
     const pipe = pipeOf(data, path);
-    return isAnswer(pipe) ? pipe : success("management", pipe);
+    return isAnswer(pipe) ? pipe : success(management, pipe);
   },
 
   getPipeSettings(data, { path }) {
     const pipe = pipeOf(data, path);
-    return isAnswer(pipe) ? pipe : success("management", pipe.settings ?? {});
+    return isAnswer(pipe) ? pipe : success(management, pipe.settings ?? {});
   },
 
   // A full replacement: a field left out or null goes back to the service default, which is reported as absent.
@@ -91,7 +93,7 @@ export const handlers: Record<string, Handler> = {
     if (isAnswer(pipe)) return pipe;
     pipe.settings = Object.fromEntries(Object.entries(body as object).filter(([, value]) => value !== null)) as PipeSettings;
     pipe.updatedAt = now();
-    return success("management", pipe.settings);
+    return success(management, pipe.settings);
   },
 
   createAlert(data, { body }) {
@@ -113,11 +115,11 @@ export const handlers: Record<string, Handler> = {
       updatedAt: createdAt,
     } as Alert;
     data.alerts.push(alert);
-    return success("alerts", alert);
+    return success(alerts, alert);
   },
 
   getAlert(data, { path }) {
     const alert = data.alerts.find((candidate) => candidate.id === path.id);
-    return alert ? success("alerts", alert) : failure("alerts", 404, "Alert not found");
+    return alert ? success(alerts, alert) : failure(alerts, 404, "Alert not found");
   },
 };

@@ -1,7 +1,7 @@
 // What a sandbox holds when it starts: by default the specs' own named examples (the services, pipes, endpoint
 // and alerts the docs show), or a seed file of the same shape, checked against the contract before it is served.
 import type { Alert, Pipe, ReversePrivateEndpoint, Service } from "../types.js";
-import { bundles, operations, successExamples } from "./contract.js";
+import { managementComponents, type OperationId, operationNamed, successExamples } from "./contract.js";
 
 /** Everything a sandbox holds. A seed file (`--seed`) and `GET /_sandbox/state` have this shape. */
 export interface SandboxData {
@@ -15,7 +15,7 @@ export interface SandboxData {
 
 /** The tags the filter parameter's own examples name, so each documented filter finds the example services. */
 function exampleTags(): Record<string, string> {
-  const filter = bundles.management.components.parameters?.ServiceFilter;
+  const filter = managementComponents.parameters?.ServiceFilter;
   const filters = Object.values(filter?.examples ?? {}).flatMap((example) => example.value as string[]);
   return Object.fromEntries(filters.map((item) => item.slice("tag:".length).split("=")).map(([key, value]) => [key as string, value ?? "true"]));
 }
@@ -26,9 +26,9 @@ function exampleTags(): Record<string, string> {
  * names; the services of the other examples carry none, so a filter visibly narrows the list.
  */
 export function exampleSeed(): SandboxData {
-  const organizationId = bundles.management.components.parameters?.OrganizationId?.example as string;
+  const organizationId = managementComponents.parameters?.OrganizationId?.example as string;
   const tags = exampleTags();
-  const results = (operationId: string) => successExamples(operationId).map((envelope) => (envelope as { result: unknown }).result);
+  const results = (operationId: OperationId) => successExamples(operationId).map((envelope) => (envelope as { result: unknown }).result);
   return {
     services: (results("listServices") as Service[][]).flatMap((services, index) =>
       services.map((service) => ({ organizationId, tags: index === 0 ? { ...tags } : {}, service })),
@@ -55,9 +55,9 @@ export function seedProblems(data: unknown): string[] {
     problems.push(`${key} must be an array`);
     return [];
   };
-  const check = (operationId: string, where: string, body: unknown) => {
-    const validate = operations.find((operation) => operation.operationId === operationId)?.validators.response;
-    if (validate && !validate(body)) {
+  const check = (operationId: OperationId, where: string, body: unknown) => {
+    const validate = operationNamed(operationId).validators.response;
+    if (!validate(body)) {
       const errors = (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? error.keyword}`);
       validate.errors = null;
       problems.push(`${where} breaks the contract: ${[...new Set(errors)].slice(0, 5).join("; ")}`);

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { type Answer, failure } from "./answers.js";
-import { type Api, type Operation, operations } from "./contract.js";
+import { type Api, apis, type Operation, operations, unauthorizedMessage } from "./contract.js";
 import { control, controlPrefix, type SandboxState } from "./control.js";
 import { authorized, challenge, type SandboxCredentials } from "./credentials.js";
 import { handlers } from "./operations.js";
@@ -29,7 +29,8 @@ export interface Sandbox {
 /** Larger bodies are refused: no request of the contract comes near it. */
 const maxBodyBytes = 1024 * 1024;
 
-const apiOfPath = (path: string): Api => (path.startsWith("/api/") ? "alerts" : "management");
+/** The interface whose prefix a path starts with (management when none does), for answers to unknown paths. */
+const apiOfPath = (path: string): Api => apis.find(({ prefix }) => path.startsWith(`${prefix}/`)) ?? (apis[0] as Api);
 
 function send(response: ServerResponse, { status, body, headers = {} }: Answer): void {
   const requestId = (body as { requestId?: unknown } | undefined)?.requestId;
@@ -61,7 +62,7 @@ function route(method: string, path: string): { operation: Operation; match: Reg
   if (found) return found;
   if (candidates.length === 0) return failure(apiOfPath(path), 404, `No operation of the contract has the path ${path}`);
   const allow = candidates.map(({ operation }) => operation.method).join(", ");
-  return { ...failure(candidates[0]?.operation.api ?? "management", 405, `${method} is not an operation of this path; use ${allow}`), headers: { allow } };
+  return { ...failure(candidates[0]?.operation.api ?? apiOfPath(path), 405, `${method} is not an operation of this path; use ${allow}`), headers: { allow } };
 }
 
 async function answer(state: SandboxState, credentials: SandboxCredentials, request: IncomingMessage): Promise<Answer> {
@@ -74,8 +75,7 @@ async function answer(state: SandboxState, credentials: SandboxCredentials, requ
   const { api } = operation;
   // As the real services do: who is asking comes before what is asked.
   if (!authorized(api, request.headers.authorization, credentials)) {
-    const unauthorized = api === "management" ? "Authentication failed" : "Unauthorized";
-    return { ...failure(api, 401, unauthorized), headers: { "www-authenticate": challenge[api] } };
+    return { ...failure(api, 401, unauthorizedMessage(api)), headers: { "www-authenticate": challenge(api) } };
   }
   const text = await readBody(request);
   if (text === undefined) return failure(api, 413, `The body is larger than ${maxBodyBytes} bytes`);
@@ -95,9 +95,7 @@ async function answer(state: SandboxState, credentials: SandboxCredentials, requ
   const query = Object.fromEntries(operation.queryNames.filter((name) => url.searchParams.has(name)).map((name) => [name, url.searchParams.getAll(name)]));
   const refused = rejection(operation, { ...path, ...query }, body);
   if (refused) return refused;
-  const handler = handlers[operation.operationId];
-  if (!handler) return failure(api, 501, `${operation.operationId} is not implemented by the sandbox`);
-  return handler(state.data, { path, query, body });
+  return handlers[operation.operationId](state.data, { path, query, body });
 }
 
 /** Starts a sandbox and resolves once it listens. */

@@ -229,7 +229,7 @@ describe("with no arguments: the current bundles against the released ones", () 
 
   /** Runs the gate in a copy of the project whose alerts bundle was released at `from` and is now `head` at `to`. */
   function released(head: Bundle, from: string, to: string): { status: number | null; output: string } {
-    const project = copyProject(["scripts/check-breaking.mjs", "scripts/lib", "redocly.yaml", "openapi/released", "generated/openapi"]);
+    const project = copyProject(["scripts/check-breaking.mjs", "scripts/lib", "src/contract", "redocly.yaml", "openapi/released", "generated/openapi"]);
     try {
       const releasedFile = join(project.dir, "openapi/released/alerts.json");
       const baseline = JSON.parse(readFileSync(releasedFile, "utf8"));

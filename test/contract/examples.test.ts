@@ -1,6 +1,6 @@
 // Every named example in both bundles is valid against its own schema, and every operation has them.
 import { describe, expect, it } from "vitest";
-import { firstExample, jsonMedia, operationsOf, resolveRef } from "../../scripts/lib/openapi.mjs";
+import { firstExample, jsonMedia, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { type Api, apis, bundles, validateAgainst } from "../support/bundles.js";
 
 interface ExampleCase {

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
 import { curlSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
-import { operationsOf } from "../../scripts/lib/openapi.mjs";
+import { operationsOf } from "../../src/contract/openapi.js";
 
 const apis = [
   ["management", inject("managementUrl")],

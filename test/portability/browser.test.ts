@@ -1,6 +1,6 @@
 // The ESM build in headless Chromium: loaded by a page through an import map, running every example against
 // the Prism mocks across origins (CORS), printing what the examples print in Node.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -10,21 +10,25 @@ import { launchBrowserContext } from "../support/chromium.js";
 import { type CompiledExamples, compileExamples } from "../support/compiled-examples.js";
 import { organizationId } from "../support/sdk-fixtures.js";
 
-// The page may load exactly these files from the project, and the compiled examples, nothing else.
+// The page may load exactly these files from the project (the package's ES module, the validators it imports, the
+// page and its runner) and the compiled examples, nothing else.
 const served: Record<string, string> = {
   "/smoke.html": "test/portability/smoke.html",
   "/dist/index.js": "dist/index.js",
-  "/node_modules/openapi-fetch/dist/index.mjs": "node_modules/openapi-fetch/dist/index.mjs",
+  ...Object.fromEntries(readdirSync(join(root, "dist", "validators")).map((file) => [`/dist/validators/${file}`, `dist/validators/${file}`])),
   "/test/portability/run-examples.mjs": "test/portability/run-examples.mjs",
 };
 
 let pages: Server;
 let examples: CompiledExamples;
+/** The paths the page server was asked for, in order. */
+const requested: string[] = [];
 beforeAll(async () => {
   examples = await compileExamples();
   const compiled = Object.fromEntries(examples.names.map((name) => [`/examples/${name}.mjs`, join(examples.dir, `${name}.mjs`)]));
   pages = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    requested.push(path);
     const file = compiled[path] ?? (served[path] && join(root, served[path]));
     if (!file) return void response.writeHead(404).end();
     const type = file.endsWith(".html") ? "text/html; charset=utf-8" : "text/javascript; charset=utf-8";
@@ -79,6 +83,7 @@ it("names no User-Agent of its own in a browser, so a cross-origin call asks the
   try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${(pages.address() as AddressInfo).port}/smoke.html`);
+    requested.length = 0;
     const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
     // As text: vitest would rewrite a function's dynamic import into its own loader, which the page does not have.
     // The page's fetch is wrapped to see the header names the SDK asks it to send: Chromium would drop a User-Agent.
@@ -91,6 +96,8 @@ it("names no User-Agent of its own in a browser, so a cross-origin call asks the
     })()`)) as { id: string; asked: string[] };
     expect(id).toBe("65f1c2d3e4b5a69788796a01");
     expect(asked.sort()).toEqual(["accept", "authorization"]);
+    // An alerting client loads its own request validators, and neither the other interface's nor any answer's.
+    expect(requested.filter((path) => path.startsWith("/dist/validators/"))).toEqual(["/dist/validators/alerts.js"]);
     const get = seen.find(({ method }) => method === "GET");
     expect(get?.userAgent).toMatch(/Chrome/);
     expect(get?.userAgent).not.toMatch(/ingestion-api/);

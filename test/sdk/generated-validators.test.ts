@@ -5,8 +5,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { validators as alertsValidators } from "../../generated/validators/alerts.js";
+import { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
 import type { OperationValidators, Validator } from "../../generated/validators/management.js";
 import { validators as managementValidators } from "../../generated/validators/management.js";
+import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
 import { apis } from "../support/bundles.js";
 import { operation, operations } from "../support/operations.js";
 
@@ -18,20 +20,25 @@ function errorsOf(validate: Validator | undefined, data: unknown) {
   return valid ? [] : (validate.errors ?? []);
 }
 
-describe("the validators map", () => {
-  it("has one entry per operation of the bundles, keyed by method and path template, with params and body where the operation has them", () => {
+describe("the validators maps", () => {
+  it("have one request entry per operation of the bundles, keyed by method and path template, with params and body where the operation has them", () => {
     const parts = (map: Record<string, OperationValidators>) =>
       Object.entries(map).map(([key, { operationId, ...found }]) => [key, operationId, Object.keys(found).sort()]);
     const expected = operations.map((o) => [
       o.key,
       o.operationId,
-      [...(o.parts.includes("params") ? ["params"] : []), ...(o.parts.includes("request") ? ["body"] : []), "response"].sort(),
+      [...(o.parts.includes("params") ? ["params"] : []), ...(o.parts.includes("request") ? ["body"] : [])].sort(),
     ]);
     expect([...parts(managementValidators), ...parts(alertsValidators)].sort()).toEqual(expected.sort());
   });
 
-  it.each(apis)("%s.js is self-contained: no import, no require call, no node: module", (api) => {
-    const code = readFileSync(new URL(`../../generated/validators/${api}.js`, import.meta.url), "utf8");
+  it("and one response validator per operation, by the same keys, in modules of their own", () => {
+    expect([...Object.keys(managementResponses), ...Object.keys(alertsResponses)].sort()).toEqual(operations.map((o) => o.key).sort());
+    for (const validate of [...Object.values(managementResponses), ...Object.values(alertsResponses)]) expect(validate).toBeTypeOf("function");
+  });
+
+  it.each(apis.flatMap((api) => [api, `${api}-responses`]))("%s.js is self-contained: no import, no require call, no node: module", (module) => {
+    const code = readFileSync(new URL(`../../generated/validators/${module}.js`, import.meta.url), "utf8");
     expect(code).not.toMatch(/^\s*import[\s{*"']|\bimport\(|["'`]node:|(?<![\w$'"])require\(/m);
   });
 

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { resolveRef } from "../../scripts/lib/openapi.mjs";
+import { resolveRef } from "../../src/contract/openapi.js";
 
 export const apis = ["management", "alerts"] as const;
 export type Api = (typeof apis)[number];

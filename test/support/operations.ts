@@ -2,9 +2,11 @@
 // operation added to a spec is in each of those suites without touching them.
 
 import { validators as alertsValidators } from "../../generated/validators/alerts.js";
-import type { OperationValidators } from "../../generated/validators/management.js";
+import { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
+import type { OperationValidators, Validator } from "../../generated/validators/management.js";
 import { validators as managementValidators } from "../../generated/validators/management.js";
-import { exampleRequest, exampleResponse, jsonMedia, operationsOf, resolveRef } from "../../scripts/lib/openapi.mjs";
+import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
+import { exampleRequest, exampleResponse, jsonMedia, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { type Api, apis, bundles } from "./bundles.js";
 
 /** What a test vector checks: the parameters as one object, the request body, or the 200 body. */
@@ -35,18 +37,22 @@ export interface Operation {
   responseExamples(status?: string): Record<string, unknown>;
   /** The declared statuses of 400 and above. */
   errorStatuses: number[];
-  validators: OperationValidators;
+  /** The generated request validators, and the 200 answer's from the responses module. */
+  validators: OperationValidators & { response: Validator };
 }
 
 const generatedValidators: Record<Api, Record<string, OperationValidators>> = { management: managementValidators, alerts: alertsValidators };
+const generatedResponses: Record<Api, Record<string, Validator>> = { management: managementResponses, alerts: alertsResponses };
 
 export const operations: Operation[] = apis.flatMap((api) => {
   const namedExamples = (media: { examples?: Record<string, unknown> } | undefined) =>
     Object.fromEntries(Object.entries(media?.examples ?? {}).map(([name, example]) => [name, resolveRef(bundles[api], example).value]));
   return operationsOf(bundles[api]).map((entry): Operation => {
     const { key, path, method, operation, operationId, parameters } = entry;
-    const validators = generatedValidators[api][key];
-    if (!validators) throw new Error(`no generated validators for ${key}: run npm run generate`);
+    const requestValidators = generatedValidators[api][key];
+    const response = generatedResponses[api][key];
+    if (!requestValidators || !response) throw new Error(`no generated validators for ${key}: run npm run generate`);
+    const validators = { ...requestValidators, response };
     return {
       api,
       operationId,

@@ -2,7 +2,7 @@
 // spec's named examples and change a few fields to values at, just inside and just outside what the schema
 // allows. Used by the differential fuzzing, so a new field or bound is fuzzed without a test edit.
 import fc from "fast-check";
-import { resolveRef } from "../../scripts/lib/openapi.mjs";
+import { resolveRef } from "../../src/contract/openapi.js";
 
 type Schema = Record<string, any>;
 

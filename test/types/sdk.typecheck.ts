@@ -1,9 +1,11 @@
 // Type-level tests of the SDK's public API: checked by `tsc` in `npm test`, never run.
 import type { paths as AlertsPaths } from "ingestion-api/types/alerts";
-import type { paths as ManagementPaths } from "ingestion-api/types/management";
+import type { operations as ManagementOperations, paths as ManagementPaths } from "ingestion-api/types/management";
 import { expectTypeOf } from "vitest";
 import type { validators as alertsValidators } from "../../generated/validators/alerts.js";
+import type { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
 import type { validators as managementValidators } from "../../generated/validators/management.js";
+import type { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
 import {
   type Alert,
   type AlertRequest,
@@ -89,6 +91,10 @@ type PathsWith<Paths, M extends Method> = {
 
 expectTypeOf<keyof typeof managementValidators>().toEqualTypeOf<OperationKeys<ManagementPaths>>();
 expectTypeOf<keyof typeof alertsValidators>().toEqualTypeOf<OperationKeys<AlertsPaths>>();
+expectTypeOf<keyof typeof managementResponses>().toEqualTypeOf<OperationKeys<ManagementPaths>>();
+expectTypeOf<keyof typeof alertsResponses>().toEqualTypeOf<OperationKeys<AlertsPaths>>();
+// Each entry names its operation: the ids the generated types give the operations, and no other.
+expectTypeOf<(typeof managementValidators)[keyof typeof managementValidators]["operationId"]>().toEqualTypeOf<keyof ManagementOperations>();
 expectTypeOf(management.raw.GET).parameter(0).toEqualTypeOf<PathsWith<ManagementPaths, "get">>();
 expectTypeOf(management.raw.PUT).parameter(0).toEqualTypeOf<PathsWith<ManagementPaths, "put">>();
 expectTypeOf(alerts.raw.POST).parameter(0).toEqualTypeOf<PathsWith<AlertsPaths, "post">>();

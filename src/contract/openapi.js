@@ -1,5 +1,6 @@
 // Reading a bundled OpenAPI 3.1 document: its local references, its operations and their examples. The one
-// walker the scripts and the tests share, so "what the operations are" is always read from the bundle.
+// walker the sandbox, the build scripts and the tests share, so "what the operations are" is always read from the
+// bundle. Plain JavaScript, so the scripts can run it with Node alone; it ships inside the sandbox command.
 
 /** The methods a path item may hold, in the order OpenAPI lists them. */
 export const httpMethods = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
