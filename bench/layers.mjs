@@ -1,9 +1,10 @@
 // `npm run bench:layers`: where the SDK's cost over the baseline sits, layer by layer, on the running Node (run
 // it under another with `node bench/layers.mjs`). The same canned server and paired blocks as `npm run bench`,
 // for GET only, with the request path built up one layer at a time:
-//   policy fetch      the SDK's policy fetch alone (src/policy-fetch.ts), called as a typed call calls it;
-//   + openapi-fetch   the openapi-fetch client over that policy fetch, as the transport calls it;
-//   SDK, validation off / on   the whole SDK, from src/ (bundled here as dist/ is, so it measures the same code).
+//   policy fetch      the SDK's policy fetch alone (src/policy-fetch.ts), sent a call as a typed call sends it;
+//   SDK, validation off / on   the whole typed path, from src/ (bundled here as dist/ is, so it measures the same
+//                     code): validation, openapi-fetch's URL serializers, the policy fetch, the mapping;
+//   raw               the clients' `raw`: openapi-fetch's client, its Request read into the same policy fetch.
 // Each layer's ratio is to the baseline run right beside it. Prints a table; judges nothing.
 import { fork } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,7 +20,7 @@ const bundle = fileURLToPath(new URL("../build/bench-layers.js", import.meta.url
 await build({
   absWorkingDir: root,
   stdin: {
-    contents: 'export * from "./src/policy-fetch.ts"; export { createManagementClient } from "./src/index.ts";',
+    contents: 'export * from "./src/policy-fetch.ts"; export { ownHeaders } from "./src/headers.ts"; export { createManagementClient } from "./src/index.ts";',
     resolveDir: root,
     loader: "ts",
   },
@@ -27,14 +28,12 @@ await build({
   platform: "neutral",
   format: "esm",
   target: "es2022",
-  external: ["openapi-fetch"],
   minify: true,
   keepNames: true,
   outfile: bundle,
   logLevel: "warning",
 });
 const sdk = await import(pathToFileURL(bundle).href);
-const { default: createClient, createQuerySerializer } = await import("openapi-fetch");
 
 const server = fork(fileURLToPath(new URL("canned-server.mjs", import.meta.url)), { stdio: "inherit" });
 const { port } = await new Promise((resolve, reject) => server.once("message", resolve).once("error", reject));
@@ -43,24 +42,27 @@ try {
   const url = baseUrl + settingsPath;
   const baseline = baselineCalls(baseUrl).get;
 
-  const config = { baseUrl, authorization, fetch: globalThis.fetch, timeoutMs: 60_000, maxRetries: 2, maxResponseBytes: 16 * 2 ** 20, log: undefined };
-  const policyFetch = sdk.createPolicyFetch(config);
-  const policy = { label: "getPipeSettings", timeoutMs: config.timeoutMs, maxRetries: config.maxRetries };
-  const client = createClient({ baseUrl, fetch: policyFetch, Request: sdk.PlainRequest, querySerializer: createQuerySerializer() });
-  const path = { organizationId, serviceId, pipeId };
+  const policyFetch = sdk.createPolicyFetch({
+    ownHeaders: sdk.ownHeaders(authorization, {}),
+    fetch: globalThis.fetch,
+    maxResponseBytes: 16 * 2 ** 20,
+    requestIdField: "requestId",
+    log: undefined,
+    onRequest: undefined,
+    onResponse: undefined,
+  });
+  const policy = { label: "getPipeSettings", operationId: "getPipeSettings", timeoutMs: 60_000, maxRetries: 2 };
+  const client = (validate) =>
+    sdk.createManagementClient({ baseUrl, keyId, keySecret, organizationId, validateRequests: validate, validateResponses: validate });
+  const [checked, unchecked] = [client(true), client(false)];
   const ids = { serviceId, pipeId };
-  const pipes = (validate) =>
-    sdk.createManagementClient({ baseUrl, keyId, keySecret, organizationId, validateRequests: validate, validateResponses: validate }).pipes;
-  const [checked, unchecked] = [pipes(true), pipes(false)];
+  const path = { organizationId, serviceId, pipeId };
   const layers = {
-    "policy fetch": async () => sdk.bodyOf(await policyFetch(new sdk.PlainRequest(url, { method: "GET", [sdk.callPolicy]: policy }))).json.result,
-    "+ openapi-fetch": async () => {
-      const init = { params: { path }, parseAs: "stream" };
-      init[sdk.callPolicy] = policy;
-      return sdk.bodyOf((await client.GET(settingsTemplate, init)).response).json.result;
-    },
-    "SDK, validation off": () => unchecked.getSettings(ids),
-    "SDK, validation on": () => checked.getSettings(ids),
+    "policy fetch": async () =>
+      sdk.bodyOf(await policyFetch({ method: "GET", url, body: undefined, headers: undefined, signal: undefined, policy })).json.result,
+    "SDK, validation off": () => unchecked.pipes.getSettings(ids),
+    "SDK, validation on": () => checked.pipes.getSettings(ids),
+    raw: async () => (await unchecked.raw.GET(settingsTemplate, { params: { path } })).data.result,
   };
 
   for (const call of [baseline, ...Object.values(layers)]) {
