@@ -3,7 +3,7 @@
 /** A successful call's resource together with the response it came from. */
 export interface WithResponse<T> {
   data: T;
-  /** The HTTP response (its body has already been read). */
+  /** The HTTP response. Its body has been read: the resource is `data` (its `text()` and `json()` are spent). */
   response: Response;
   /** The request's ID: the body's `requestId` (management) or the `x-request-id` header. */
   requestId: string | undefined;

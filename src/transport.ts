@@ -10,7 +10,7 @@ import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-option
 import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
 import { checkedCallHeaders } from "./headers.js";
 import type { InterfaceDescriptor } from "./interfaces.js";
-import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf } from "./policy-fetch.js";
+import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf, rereadable } from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators, type Validator } from "./validation.js";
 
@@ -213,7 +213,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     if (route && decodeURIComponent(path) === basePath + route.template) {
       throw new RequestValidationError(label, [{ path: route.template, message: "has a path parameter without a value" }]);
     }
-    return send({
+    const response = await send({
       method: request.method,
       url: request.url,
       body: request.body === null ? undefined : await request.text(),
@@ -221,6 +221,8 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       signal: request.signal,
       policy: route?.policy ?? { label, operationId: undefined, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries },
     });
+    // openapi-fetch reads the body again, which the policy has read already.
+    return rereadable(response);
   }
 
   const client = createClient<Paths>({ baseUrl, fetch: rawFetch, pathSerializer: fillPath, querySerializer });

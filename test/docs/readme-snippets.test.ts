@@ -1,0 +1,43 @@
+// The README's TypeScript snippets compile against the SDK as they are printed, in order, as one module (later
+// snippets use the clients the first one made): an option renamed or a method's signature changed fails here.
+// Only the values a reader fills in themselves are declared.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { expect, it } from "vitest";
+import { root } from "../../scripts/lib/toolchain.mjs";
+
+const snippets = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+const readerValues =
+  "declare const serviceId: string;\ndeclare const pipeId: string;\ndeclare const organizationId: string;\ndeclare const metrics: { count(...values: unknown[]): void };\n";
+
+it("has TypeScript snippets, the first of which makes both clients", () => {
+  expect(snippets.length).toBeGreaterThanOrEqual(4);
+  expect(snippets[0]).toMatch(/createManagementClient\(/);
+  expect(snippets[0]).toMatch(/createAlertsClient\(/);
+});
+
+it("type-checks every snippet against the SDK", () => {
+  const file = join(root, "test", "docs", "readme-snippets.virtual.ts");
+  // Later snippets repeat the imports of the first: a module may import a name once.
+  const seen = new Set<string>();
+  const body = snippets.map((snippet) => snippet.replace(/^import .*\n/gm, (line) => (seen.has(line) ? "" : (seen.add(line), line)))).join("\n");
+  const source = `${readerValues}${body}\nexport {};\n`;
+  const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const host = ts.createCompilerHost(config?.options ?? {});
+  const readFile = host.readFile;
+  host.readFile = (name) => (name === file ? source : readFile(name));
+  host.fileExists = (
+    (exists) => (name: string) =>
+      name === file || exists(name)
+  )(host.fileExists);
+  const program = ts.createProgram({ rootNames: [file], options: { ...config?.options, noEmit: true }, host });
+  const problems = ts
+    .getPreEmitDiagnostics(program)
+    .filter((diagnostic) => diagnostic.file?.fileName === file)
+    .map((diagnostic) => {
+      const { line } = diagnostic.file?.getLineAndCharacterOfPosition(diagnostic.start ?? 0) ?? { line: 0 };
+      return `${source.split("\n")[line]?.trim()}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
+    });
+  expect(problems).toEqual([]);
+}, 60_000);
