@@ -21,7 +21,12 @@ it("type-checks every snippet against the SDK", () => {
   const file = join(root, "test", "docs", "readme-snippets.virtual.ts");
   // Later snippets repeat the imports of the first: a module may import a name once.
   const seen = new Set<string>();
-  const body = snippets.map((snippet) => snippet.replace(/^import .*\n/gm, (line) => (seen.has(line) ? "" : (seen.add(line), line)))).join("\n");
+  const firstTime = (line: string) => {
+    if (seen.has(line)) return "";
+    seen.add(line);
+    return line;
+  };
+  const body = snippets.map((snippet) => snippet.replace(/^import .*\n/gm, firstTime)).join("\n");
   const source = `${readerValues}${body}\nexport {};\n`;
   const config = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
   const host = ts.createCompilerHost(config?.options ?? {});
