@@ -1,6 +1,7 @@
-// One request path for both clients. A typed call is validated, its URL built by openapi-fetch's own serializers
-// from the generated `paths`, sent by the policy fetch (policy-fetch.ts), and its answer mapped to the resource or
-// to an error here, once. `raw` is openapi-fetch's client over the same policy fetch.
+// One request path for both clients. A typed call is validated, its URL built from the generated `paths` by the
+// serializers `raw` gives openapi-fetch (the path's below, openapi-fetch's own for the query), sent by the policy
+// fetch (policy-fetch.ts), and its answer mapped to the resource or to an error here, once. `raw` is openapi-fetch's
+// client over the same policy fetch.
 
 import type { Client } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
@@ -81,6 +82,8 @@ interface Route {
   /** `METHOD /path/{template}`, the validators' key. */
   key: string;
   template: string;
+  /** The base URL and the template, split at its parameters (see fillPath): made once, filled on every call. */
+  segments: string[];
   validators: OperationValidators;
   policy: CallPolicy;
   /** Matches a filled path of this operation, for `raw` calls. */
@@ -89,7 +92,6 @@ interface Route {
 
 type Init = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown };
 const noInit: Init = {};
-const noParams: NonNullable<Init["params"]> = {};
 const noOptions: RequestOptions = {};
 
 export function createTransport<Paths extends {}>(config: TransportConfig): Transport<Paths> {
@@ -111,7 +113,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       const policy = { label, operationId: validators.operationId, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries };
       const pattern = new RegExp(`^${escapeRegExp(basePath + template).replace(/\\\{[^}]+\\\}/g, "[^/]+")}$`);
       routes[method] ??= new Map();
-      routes[method].set(template, { key, template, validators, policy, pattern });
+      routes[method].set(template, { key, template, segments: segmentsOf(baseUrl + template), validators, policy, pattern });
     }
     return routes;
   }
@@ -181,7 +183,11 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       const route = (routes ?? (await routesLoading))[method]?.get(template);
       if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
       if (config.validateRequests) validate(route, init);
-      const url = openapiFetch.createFinalURL(template, { baseUrl, params: init.params ?? noParams, querySerializer, pathSerializer: fillPath });
+      const query = init.params?.query;
+      // openapi-fetch's createFinalURL, without its work for a query that is not there (most calls have none).
+      const path = fillSegments(route.segments, init.params?.path, route.policy.label);
+      const search = query === undefined ? "" : querySerializer(query);
+      const url = search === "" ? path : `${path}?${search}`;
       const response = await send({
         method,
         url,
@@ -278,24 +284,31 @@ const templates = new Map<string, string[]>();
 // The characters encodeURIComponent leaves as they are.
 const unreserved = /^[A-Za-z0-9\-_.!~*'()]*$/;
 
+const segmentsOf = (template: string): string[] => template.split(/\{([^}]+)\}/);
+
 /**
- * openapi-fetch's path serializer for both paths: each value becomes exactly one encoded segment. "." and ".."
- * are refused, since URL parsing would collapse them into another path (with the credentials), and so are a
- * missing value and text that is not valid Unicode, before anything is sent.
+ * The path serializer of both paths (openapi-fetch's `pathSerializer` for `raw`): each value becomes exactly one
+ * encoded segment. "." and ".." are refused, since URL parsing would collapse them into another path (with the
+ * credentials), and so are a missing value and text that is not valid Unicode, before anything is sent.
  */
 function fillPath(template: string, params: Record<string, unknown>): string {
   let segments = templates.get(template);
   if (!segments) {
-    segments = template.split(/\{([^}]+)\}/);
+    segments = segmentsOf(template);
     templates.set(template, segments);
   }
+  return fillSegments(segments, params, pathOf(template));
+}
+
+/** Fills a template split by segmentsOf; `operation` names the call in the error a missing or bad value gets. */
+function fillSegments(segments: string[], params: Record<string, unknown> | undefined, operation: string): string {
   let path = segments[0] as string;
   for (let index = 1; index < segments.length; index += 2) {
     const name = segments[index] as string;
     const value = params?.[name];
-    if (value === undefined || value === null || value === "") throw pathIssue(template, name, "is required");
+    if (value === undefined || value === null || value === "") throw pathIssue(operation, name, "is required");
     const text = String(value);
-    if (text === "." || text === "..") throw pathIssue(template, name, 'must not be "." or ".."');
+    if (text === "." || text === "..") throw pathIssue(operation, name, 'must not be "." or ".."');
     // An id is almost always made of characters encodeURIComponent keeps: then it would only copy the text.
     if (unreserved.test(text)) {
       path += text + segments[index + 1];
@@ -304,7 +317,7 @@ function fillPath(template: string, params: Record<string, unknown>): string {
     try {
       path += encodeURIComponent(text) + segments[index + 1];
     } catch {
-      throw pathIssue(template, name, "is not valid Unicode text (it has a lone surrogate)");
+      throw pathIssue(operation, name, "is not valid Unicode text (it has a lone surrogate)");
     }
   }
   return path;
@@ -312,6 +325,6 @@ function fillPath(template: string, params: Record<string, unknown>): string {
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-function pathIssue(template: string, name: string, message: string): RequestValidationError {
-  return new RequestValidationError(pathOf(template), [{ path: `/${name}`, message }]);
+function pathIssue(operation: string, name: string, message: string): RequestValidationError {
+  return new RequestValidationError(operation, [{ path: `/${name}`, message }]);
 }
