@@ -33,6 +33,7 @@ const rules = {
   "bound-widened": "a response minimum, maximum, length or item count is looser",
   "pattern-changed": "a request pattern is new or different, or a response pattern is gone or different",
   "format-changed": "a request format is new or different, or a response format is gone or different",
+  "rate-limit-tightened": "the declared x-rate-limit allows fewer requests in a window, or a longer window, or another scope, or is gone",
 };
 
 // Keywords that never change what validates; every other keyword must be one the comparison understands.
@@ -65,6 +66,7 @@ function breakingChanges(base, head) {
   };
   const compare = schemaComparison(base, head, report);
   const headOperations = operations(head);
+  compareRateLimits(base["x-rate-limit"], head["x-rate-limit"], report);
 
   for (const [key, baseOp] of operations(base)) {
     const headOp = headOperations.get(key);
@@ -80,6 +82,19 @@ function breakingChanges(base, head) {
 }
 
 /** Operations keyed by method and path template, path parameters keyed by position so a rename is no change. */
+/**
+ * A client paced to the declared limit would get 429s from a stricter one: fewer requests, a longer window, another
+ * scope, or no declared limit at all (a client could no longer know its pace). A looser limit breaks nothing.
+ */
+function compareRateLimits(base, head, report) {
+  if (!base) return;
+  if (!head) return report("rate-limit-tightened", "x-rate-limit", "the declared rate limit is gone");
+  const described = ({ requests, windowSeconds, scope }) => `${requests} per ${windowSeconds} s per ${scope}`;
+  if (head.requests < base.requests || head.windowSeconds > base.windowSeconds || head.scope !== base.scope) {
+    report("rate-limit-tightened", "x-rate-limit", `${described(base)} became ${described(head)}`);
+  }
+}
+
 function operations(doc) {
   const found = new Map();
   for (const { key, path, method, operation, parameters } of operationsOf(doc)) {

@@ -344,7 +344,8 @@ export interface components {
             };
         };
         /**
-         * @description Too many requests for this key (about 10 requests per 10 seconds). Wait the
+         * @description Too many requests for this key (10 in any 10-second window, as `x-rate-limit`
+         *     states). Wait the
          *     number of seconds in `Retry-After`, or else in `X-RateLimit-Reset`, then send
          *     the request again.
          */

@@ -155,6 +155,18 @@ describe("flags as breaking", () => {
     expect(output, "widening is fine for requests").not.toContain("request body");
   });
 
+  it.each([
+    ["fewer requests in a window", { requests: 5 }, "10 per 10 s per credential became 5 per 10 s per credential"],
+    ["a longer window", { windowSeconds: 20 }, "10 per 10 s per credential became 10 per 20 s per credential"],
+    ["another scope", { scope: "organization" }, "10 per 10 s per credential became 10 per 10 s per organization"],
+  ])("a declared rate limit made stricter: %s", (_, change, detail) => {
+    expectBreaking("management", (h) => Object.assign(h["x-rate-limit"], change), `x-rate-limit: ${detail} [rate-limit-tightened]`);
+  });
+
+  it("a declared rate limit that is gone", () => {
+    expectBreaking("alerts", (h) => delete h["x-rate-limit"], "x-rate-limit: the declared rate limit is gone [rate-limit-tightened]");
+  });
+
   it("nothing it cannot judge: a keyword it does not compare stops it with exit 2", () => {
     const { status, output } = gate("alerts", (h) => (h.components.schemas.AlertName.allOf = [{ minLength: 2 }]));
     expect(status).toBe(2);
@@ -210,6 +222,11 @@ describe("passes as compatible", () => {
 
   it("a new value in a request enum that responses carry as an open enum", () => {
     expectCompatible("alerts", (h) => h.components.schemas.AlertInterval.enum.push("2h"));
+  });
+
+  it("a looser declared rate limit: more requests, or a shorter window", () => {
+    expectCompatible("management", (h) => (h["x-rate-limit"].requests = 20));
+    expectCompatible("alerts", (h) => (h["x-rate-limit"].windowSeconds = 30));
   });
 
   it("a renamed path parameter (the URL is the same)", () => {
