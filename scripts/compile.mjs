@@ -1,6 +1,8 @@
 // npm run compile: builds the package into dist/ from src/ (and the generated/ modules it imports).
 //   dist/index.js, dist/index.cjs   one bundled ES module and one CommonJS file (esbuild), minified, openapi-fetch
 //                                   bundled in (its license in dist/THIRD-PARTY-LICENSES.md)
+//   dist/redis.js, dist/redis.cjs   `ingestion-api/redis`, the shared rate-limit store, rate-limiter-flexible's Redis
+//                                   limiter bundled in; the Redis client stays the caller's (an optional peer)
 //   dist/validators/<api>[-responses].js  the generated validators, minified, each an ES module of its own that a
 //                                   client imports when it is made (and the responses' only with validateResponses):
 //                                   the package's import parses none of them
@@ -54,6 +56,10 @@ const validatorFiles = readdirSync(join(root, "generated", "validators")).filter
 const [esmBuild] = await Promise.all([
   build({ ...common, format: "esm", outfile: join(outDir, "index.js"), metafile: true, plugins: [validatorsBesideTheClient] }),
   build({ ...common, format: "cjs", outfile: join(outDir, "index.cjs"), plugins: [validatorsBesideTheClient] }),
+  // The Redis store: a Node program's part, with its own entry so no client carries it.
+  ...["esm", "cjs"].map((format) =>
+    build({ ...common, entryPoints: ["src/redis.ts"], platform: "node", format, outfile: join(outDir, format === "esm" ? "redis.js" : "redis.cjs") }),
+  ),
   // Generated code with no import of its own and no name worth keeping in a stack trace.
   build({
     ...common,
@@ -84,14 +90,17 @@ const unexpected = imported.filter((entry) => !allowed.includes(entry));
 if (unexpected.length > 0) throw new Error(`compile: dist/index.js imports ${unexpected.join(", ")}; the client must run outside Node`);
 const esm = readFileSync(join(outDir, "index.js"), "utf8");
 
-// The bundled code's license travels with it, as the MIT license asks.
-const bundledPackages = ["openapi-fetch"];
+// The bundled code's licenses travel with it, as the MIT and ISC licenses ask.
+const bundledPackages = [
+  { name: "openapi-fetch", license: "LICENSE", into: "dist/index.js and dist/index.cjs" },
+  { name: "rate-limiter-flexible", license: "LICENSE.md", into: "dist/redis.js and dist/redis.cjs" },
+];
 writeFileSync(
   join(outDir, "THIRD-PARTY-LICENSES.md"),
-  `# Bundled into dist/index.js and dist/index.cjs\n\n${bundledPackages
-    .map((name) => {
+  `# Code of other packages bundled into dist/\n\n${bundledPackages
+    .map(({ name, license, into }) => {
       const { version } = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8"));
-      return `## ${name} ${version}\n\n${readFileSync(join(root, "node_modules", name, "LICENSE"), "utf8").trim()}\n`;
+      return `## ${name} ${version}, in ${into}\n\n${readFileSync(join(root, "node_modules", name, license), "utf8").trim()}\n`;
     })
     .join("\n")}`,
 );
@@ -139,4 +148,6 @@ for (const source of program.getSourceFiles()) {
   }
 }
 
-console.error(`compile: wrote dist/index.js (${esm.length} B), dist/index.cjs, dist/cli.js and ${declarations.length} declarations with .d.cts twins`);
+console.error(
+  `compile: wrote dist/index.js (${esm.length} B), dist/index.cjs, dist/validators/, dist/redis.js and .cjs, dist/cli.js and ${declarations.length} declarations with .d.cts twins`,
+);

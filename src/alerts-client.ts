@@ -20,7 +20,7 @@ export interface AlertsClient extends AlertsResource {
 /** A client of the alerting interface. Options left out come from `INGESTION_ALERTS_URL` and `INGESTION_ALERTS_TOKEN`. */
 export function createAlertsClient(options: AlertsClientOptions = {}): AlertsClient {
   const token = assertTokenCharacters(factory, "token", fromOptionOrEnvironment(factory, alerts, "token", options.token));
-  const common = resolveCommonOptions(factory, alerts, options, token);
+  const common = resolveCommonOptions(factory, alerts, options, token, token);
   const transport = createTransport<paths>({
     ...common,
     // The interface's own validators, loaded as the client is made: the package's import parses none of them.

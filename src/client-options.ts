@@ -4,12 +4,16 @@ import { checkedDefaultHeaders, ownHeaders } from "./headers.js";
 import type { Hooks } from "./hooks.js";
 import type { InterfaceDescriptor } from "./interfaces.js";
 import { createLog, type Logger, type LogLevel } from "./logging.js";
+import { credentialQueue, processRateLimitStore, type RateLimit, type RateLimitStore } from "./rate-limit.js";
 
 /** Options shared by both clients. */
 export interface CommonClientOptions extends Hooks {
   /** Scheme, host and port of the interface, without a path (`https://api.example.com`). */
   baseUrl?: string;
-  /** Time allowed for each attempt, headers and body, in milliseconds. Default 60 000. */
+  /**
+   * Time allowed for each attempt, headers and body, in milliseconds; it starts when the attempt leaves the
+   * rate-limit queue, so time spent waiting for a turn does not count. Default 60 000.
+   */
   timeoutMs?: number;
   /** Retries after the first attempt, for failures that are safe to retry. Default 2. */
   maxRetries?: number;
@@ -37,6 +41,19 @@ export interface CommonClientOptions extends Hooks {
    * client's own `ingestion-api/<version> <runtime>/<version>`.
    */
   defaultHeaders?: Record<string, string>;
+  /**
+   * How fast this credential's calls may leave: at most `requests` in any `intervalMs`, in turn, shared by every
+   * client of the same credential and server in this process (typed calls and `raw`). Default: the limit the
+   * contract declares (management 10 per 10 s per key, alerting 100 per 60 s per token). Raise it when your
+   * organization was granted a higher limit; `false` sends at once (a test suite against a local mock). Either
+   * way a 429 stops every call of the credential for the wait it names, and lowers the pace to what the server
+   * accepted until windows pass without another.
+   */
+  rateLimit?: { requests: number; intervalMs: number } | false;
+  /** The longest wait a 429 may ask for; a longer one fails the call with RateLimitError carrying it. Default 120 000. */
+  maxRateLimitWaitMs?: number;
+  /** Where the credential's sends are counted. Default: this process; `ingestion-api/redis` shares them between processes. */
+  rateLimitStore?: RateLimitStore;
 }
 
 export interface ManagementClientOptions extends CommonClientOptions {
@@ -166,13 +183,15 @@ export function checkedCount(where: string, option: string, value: number, minim
 
 /**
  * The transport settings both clients resolve the same way, from the options, the environment and the interface;
- * `credentials` is what follows the interface's scheme in `Authorization`.
+ * `credentials` is what follows the interface's scheme in `Authorization`, and `credentialId` names the credential
+ * whose calls share a rate-limit queue (the key ID, or the token).
  */
-export function resolveCommonOptions(factory: string, api: InterfaceDescriptor, options: CommonClientOptions, credentials: string) {
-  const baseUrl = fromOptionOrEnvironment(factory, api, "baseUrl", options.baseUrl);
+export function resolveCommonOptions(factory: string, api: InterfaceDescriptor, options: CommonClientOptions, credentials: string, credentialId: string) {
+  const baseUrl = checkedBaseUrl(factory, api, fromOptionOrEnvironment(factory, api, "baseUrl", options.baseUrl), options.allowInsecureHttp ?? false);
+  const store = options.rateLimitStore ?? processRateLimitStore;
   return {
     api,
-    baseUrl: checkedBaseUrl(factory, api, baseUrl, options.allowInsecureHttp ?? false),
+    baseUrl,
     ownHeaders: ownHeaders(`${api.scheme} ${credentials}`, checkedDefaultHeaders(factory, options.defaultHeaders)),
     // Called detached: a browser's fetch throws "Illegal invocation" when called as a method of another object.
     fetch: options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init)),
@@ -184,6 +203,21 @@ export function resolveCommonOptions(factory: string, api: InterfaceDescriptor, 
     log: createLog(options.logger ?? console, options.logLevel ?? "off"),
     onRequest: checkedHook(factory, "onRequest", options.onRequest),
     onResponse: checkedHook(factory, "onResponse", options.onResponse),
+    rateLimit: checkedRateLimit(factory, api, options.rateLimit),
+    maxRateLimitWaitMs: checkedCount(factory, "maxRateLimitWaitMs", options.maxRateLimitWaitMs ?? 120_000, 0, maxTimeoutMs),
+    // One queue per interface, server and credential: two keys are limited apart, two clients of one key together.
+    queue: credentialQueue(store, `${api.name} ${new URL(baseUrl).origin} ${credentialId}`),
+  };
+}
+
+/** The option as the queue takes it: the contract's declared limit by default, undefined for `false`. */
+function checkedRateLimit(factory: string, api: InterfaceDescriptor, rateLimit: CommonClientOptions["rateLimit"]): RateLimit | undefined {
+  if (rateLimit === false) return undefined;
+  if (rateLimit === undefined) return { requests: api.rateLimit.requests, intervalMs: api.rateLimit.windowSeconds * 1000 };
+  if (typeof rateLimit !== "object" || rateLimit === null) throw new IngestionError(`${factory}: rateLimit must be { requests, intervalMs } or false`);
+  return {
+    requests: checkedCount(factory, "rateLimit.requests", rateLimit.requests, 1, 1_000_000),
+    intervalMs: checkedCount(factory, "rateLimit.intervalMs", rateLimit.intervalMs, 1, maxTimeoutMs),
   };
 }
 

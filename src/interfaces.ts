@@ -1,5 +1,6 @@
 // What differs between the two interfaces, stated once. The clients, the transport, the errors and the sandbox
 // read these facts here; nothing else in src/ names a prefix, a scheme, an envelope or an environment variable.
+import { declaredRateLimits } from "../generated/rate-limits.js";
 
 export interface InterfaceDescriptor {
   /** `management` (interface A) or `alerts` (interface B). */
@@ -16,6 +17,8 @@ export interface InterfaceDescriptor {
   readonly errorKey: "error" | "message";
   /** The body field that carries the request id, where the interface has one; `x-request-id` is read too. */
   readonly requestIdField: "requestId" | undefined;
+  /** The limit the contract declares (`x-rate-limit`): so many requests per credential in any window of so many seconds. */
+  readonly rateLimit: { readonly requests: number; readonly windowSeconds: number; readonly scope: "credential" };
 }
 
 /** Interface A: services, reverse private endpoints, pipes. `{status, requestId, result}`; errors `{status, error, requestId}`. */
@@ -32,6 +35,7 @@ export const management = {
   envelope: "result",
   errorKey: "error",
   requestIdField: "requestId",
+  rateLimit: declaredRateLimits.management,
 } as const satisfies InterfaceDescriptor;
 
 /** Interface B: threshold alerts. `{data}`; errors `{message}`; the request id only in `x-request-id`. */
@@ -43,6 +47,7 @@ export const alerts = {
   envelope: "data",
   errorKey: "message",
   requestIdField: undefined,
+  rateLimit: declaredRateLimits.alerts,
 } as const satisfies InterfaceDescriptor;
 
 export const interfaces = { management, alerts } as const;

@@ -37,7 +37,7 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
   if (keyId.includes(":")) throw new IngestionError(`${factory}: keyId must not contain ":" (HTTP Basic separates ID and secret with it)`);
   const defaultOrganizationId = optionalFromEnvironment(management, "organizationId", options.organizationId);
 
-  const common = resolveCommonOptions(factory, management, options, base64(`${keyId}:${keySecret}`));
+  const common = resolveCommonOptions(factory, management, options, base64(`${keyId}:${keySecret}`), keyId);
   const transport = createTransport<paths>({
     ...common,
     // The interface's own validators, loaded as the client is made: the package's import parses none of them.

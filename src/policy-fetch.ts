@@ -1,12 +1,14 @@
-// Every request of both clients, typed methods and `raw` alike, is sent from here: the client's and the caller's
-// headers, the hooks, retries, per-attempt timeouts, refusing redirects, reading the body within the attempt's
-// time and under its cap, and the log lines. Nothing else in the SDK sends.
+// Every request of both clients, typed methods and `raw` alike, is sent from here: its turn in the credential's
+// rate-limit queue, the client's and the caller's headers, the hooks, retries, per-attempt timeouts, refusing
+// redirects, reading the body within the attempt's time and under its cap, and the log lines. Nothing else in the
+// SDK sends.
 import { ConnectionError, IngestionError, printable, RedirectError, ResponseTooLargeError, ResponseValidationError, TimeoutError } from "./errors.js";
 import type { OwnHeaders } from "./headers.js";
 import { type AttemptContext, type Hooks, hookedHeaders, runResponseHook } from "./hooks.js";
 import { requestIdHeader } from "./interfaces.js";
 import type { Log } from "./logging.js";
-import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, maxRetryAfterMs, requestedWaitMs } from "./retry-policy.js";
+import type { CredentialQueue, RateLimit } from "./rate-limit.js";
+import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";
 
 /** How one call is sent: named for errors and log lines, with its timeout and retries. */
 export interface CallPolicy {
@@ -42,6 +44,11 @@ export interface PolicyFetchConfig {
   requestIdField: string | undefined;
   /** Undefined when logging is off, so no log line is even formatted. */
   log: Log | undefined;
+  /** The credential's queue, and the pace the client asks of it (undefined: at once, until a 429 says otherwise). */
+  queue: CredentialQueue;
+  rateLimit: RateLimit | undefined;
+  /** The longest wait a 429 (or a 503's Retry-After) may ask for; a longer one ends the call. */
+  maxRateLimitWaitMs: number;
 }
 
 /** What the body of a response was, read within the attempt's time. */
@@ -75,7 +82,7 @@ export function requestIdOf(response: Response, field: string | undefined, { jso
 }
 
 export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
-  const { ownHeaders, log, fetch: send, maxResponseBytes, requestIdField, onRequest, onResponse } = config;
+  const { ownHeaders, log, fetch: send, maxResponseBytes, requestIdField, onRequest, onResponse, queue, rateLimit, maxRateLimitWaitMs } = config;
 
   /** What is sent: the client's headers, the call's over its defaults, and Accept and Authorization over both. */
   function headersOf({ body, headers }: OutgoingCall): Record<string, string> {
@@ -91,10 +98,21 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
     const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual" };
     const idempotent = isIdempotent(call.method);
 
+    // A call the server answered 429 goes back to the head of the queue, to leave first once the pause is over.
+    let requeued = false;
     for (let retry = 0; ; retry++) {
+      // Every attempt waits for its turn; an abort while waiting leaves the queue and sends nothing.
+      const turn = queue.turn(rateLimit, caller, requeued, maxRateLimitWaitMs, label);
+      if (turn) {
+        const queuedAt = log ? Date.now() : 0;
+        await turn;
+        log?.("info", `${attemptLabel(call, retry, maxRetries)}: waited ${Date.now() - queuedAt} ms for its turn in the rate-limit queue`);
+      }
+      requeued = false;
       // The hook sees each attempt before its time starts; what it returns is not kept for the next one.
       if (onRequest) init.headers = await hookedHeaders(onRequest, label, { ...call, headers }, attemptContext(policy, retry));
-      const started = log ? Date.now() : 0;
+      const started = Date.now();
+      queue.sent(started);
       // One attempt: the response and its whole body within `timeoutMs`, from one controller fed by the timer and
       // the caller's signal. The caller's listener is removed after the attempt, so a long-lived signal does not
       // collect one per call; no closure is made unless the caller gave a signal.
@@ -140,12 +158,17 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         if (body.text !== "" && !body.isJson) throw notJson(label, response, body, requestIdField);
         return response;
       }
-      const waitMs = requestedWaitMs(response.headers);
-      const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= maxRetryAfterMs);
+      const limited = response.status === 429;
+      // A 429 without a readable wait still pauses the credential, for the backoff.
+      const waitMs = requestedWaitMs(response.headers) ?? (limited ? backoffMs(retry) : undefined);
+      // Every call of the credential stops for the wait, this one included, even when it will not retry.
+      if (limited) queue.limited(waitMs as number, rateLimit, started);
+      const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= maxRateLimitWaitMs);
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
       if (onResponse) await runResponseHook(onResponse, label, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });
       if (!again) return response;
-      await sleep(waitMs ?? backoffMs(retry), caller);
+      if (limited) requeued = true;
+      else await sleep(waitMs ?? backoffMs(retry), caller);
     }
   };
 }

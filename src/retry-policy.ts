@@ -4,9 +4,6 @@ import { ConnectionError, TimeoutError } from "./errors.js";
 /** Statuses worth another attempt of an idempotent request. */
 const retryableStatuses = new Set([408, 429, 500, 502, 503, 504]);
 
-/** The longest `Retry-After` the client waits for; a longer one fails at once with the wait attached. */
-export const maxRetryAfterMs = 60_000;
-
 const initialBackoffMs = 500;
 const maxBackoffMs = 8_000;
 

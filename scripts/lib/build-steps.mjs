@@ -16,7 +16,16 @@ export const buildSteps = [
   },
   {
     script: "compile",
-    inputs: ["src", "generated/types", "generated/validators", "generated/package.ts", "scripts/compile.mjs", "tsconfig.build.json", "package.json"],
+    inputs: [
+      "src",
+      "generated/types",
+      "generated/validators",
+      "generated/package.ts",
+      "generated/rate-limits.ts",
+      "scripts/compile.mjs",
+      "tsconfig.build.json",
+      "package.json",
+    ],
     outputs: ["dist/index.js", "dist/index.cjs", "dist/src/index.d.ts"],
   },
   {

@@ -1,0 +1,268 @@
+// How fast a credential's calls leave. One queue per credential, shared by every client of that credential in the
+// process (typed calls and raw), sends in turn, no faster than the limit allows, and stops every call of the
+// credential for the wait a 429 names. Where the sends are counted is a RateLimitStore: this process's memory by
+// default, or a store that several processes share (`ingestion-api/redis`).
+import { RateLimitError } from "./errors.js";
+
+/** At most `requests` sends in any window of `intervalMs`. */
+export interface RateLimit {
+  requests: number;
+  intervalMs: number;
+}
+
+/** A store's answer to `take`: 0 when the send may go now; otherwise how long to wait, and whether a 429's pause is why. */
+export type Turn = 0 | { waitMs: number; paused: boolean };
+
+/**
+ * Where a credential's sends are counted. `key` names the interface, the server and the credential; a store shared
+ * beyond this process must not keep it as it is (it may hold a token): the Redis store hashes it.
+ */
+export interface RateLimitStore {
+  /**
+   * Takes one send for `key` when `key` is not paused and, with a `limit`, fewer than `limit.requests` sends were
+   * taken in the last `limit.intervalMs` plus `marginMs(limit)`; otherwise says how long to wait before asking again.
+   */
+  take(key: string, limit: RateLimit | undefined): Turn | Promise<Turn>;
+  /** Pauses every sender of `key` for `ms` from now, as a 429 asks; a longer pause already set stays. */
+  pause(key: string, ms: number): void | Promise<void>;
+}
+
+/**
+ * What a window is widened by: a request is counted by the server when it arrives, not when it left, and that
+ * delay varies by some milliseconds. Without it, a server counting a sliding window refuses about one call in five
+ * of a client that sends at exactly its limit.
+ */
+export const marginMs = ({ intervalMs }: RateLimit): number => Math.max(50, Math.ceil(intervalMs / 100));
+
+/** This process's store: a sliding log of send times per key, and the time each key is paused until. */
+export function createMemoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
+  const logs = new Map<string, number[]>();
+  const pausedUntil = new Map<string, number>();
+  return {
+    take(key, limit) {
+      const at = now();
+      const until = pausedUntil.get(key);
+      if (until !== undefined) {
+        if (until > at) return { waitMs: until - at, paused: true };
+        pausedUntil.delete(key);
+      }
+      if (!limit) return 0;
+      let log = logs.get(key);
+      if (!log) {
+        log = [];
+        logs.set(key, log);
+      }
+      const window = limit.intervalMs + marginMs(limit);
+      let expired = 0;
+      while (expired < log.length && (log[expired] as number) <= at - window) expired++;
+      if (expired > 0) log.splice(0, expired);
+      if (log.length < limit.requests) {
+        log.push(at);
+        return 0;
+      }
+      // The send that must leave the window before this one may go (a lowered budget can leave more than `requests`).
+      return { waitMs: (log[log.length - limit.requests] as number) + window - at, paused: false };
+    },
+    pause(key, ms) {
+      const until = now() + ms;
+      if (until > (pausedUntil.get(key) ?? 0)) pausedUntil.set(key, until);
+    },
+  };
+}
+
+/** The store of every client not given one. */
+export const processRateLimitStore: RateLimitStore = createMemoryRateLimitStore();
+
+interface Waiter {
+  limit: RateLimit | undefined;
+  maxWaitMs: number;
+  label: string;
+  resolve(): void;
+  reject(reason: unknown): void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/** A credential's queue: its calls leave one by one, in order, when the store gives them a turn. */
+export class CredentialQueue {
+  readonly #store: RateLimitStore;
+  readonly #key: string;
+  readonly #waiters: Waiter[] = [];
+  #pumping = false;
+  /** What the server accepted before its last 429, when that is less than the configured limit. */
+  #learned: RateLimit | undefined;
+  #learnedAt = 0;
+  /** When this process sent the credential's requests, for learning: pruned as it grows. */
+  readonly #sent: number[] = [];
+  /** When the last 429 that lowered the budget arrived. */
+  #limitedAt = 0;
+
+  constructor(store: RateLimitStore, key: string) {
+    this.#store = store;
+    this.#key = key;
+  }
+
+  /**
+   * Waits for a call's turn: undefined when it may go at once, else a promise that resolves when it may, and
+   * rejects with the signal's reason when the caller aborts (the call then leaves the queue, having sent nothing)
+   * or with a RateLimitError when a 429's pause would outlast `maxWaitMs`. `front` puts a call that got a 429 back
+   * at the head of the queue.
+   */
+  turn(limit: RateLimit | undefined, signal: AbortSignal | undefined, front: boolean, maxWaitMs: number, label: string): Promise<void> | undefined {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const waiter = { limit, maxWaitMs, label, signal, front };
+    // With nobody waiting, the call asks the store itself: most calls go at once, without a promise or a timer.
+    if (this.#waiters.length === 0) {
+      const turn = this.#store.take(this.#key, this.#effective(limit));
+      if (turn === 0) return undefined;
+      if (turn instanceof Promise) return turn.then((later) => (later === 0 ? undefined : this.#wait(waiter, later)));
+      return this.#wait(waiter, turn);
+    }
+    return this.#wait(waiter, undefined);
+  }
+
+  /** Queues a call; `denied` is the store's answer it already got, if any. */
+  #wait(
+    { limit, maxWaitMs, label, signal, front }: Pick<Waiter, "limit" | "maxWaitMs" | "label" | "signal"> & { front: boolean },
+    denied: Exclude<Turn, 0> | undefined,
+  ): Promise<void> {
+    if (denied?.paused && denied.waitMs > maxWaitMs) return Promise.reject(pausedTooLong(label, denied.waitMs, maxWaitMs));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { limit, maxWaitMs, label, resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          this.#remove(waiter);
+          reject(signal.reason);
+        };
+        signal.addEventListener("abort", waiter.onAbort, { once: true });
+      }
+      if (front) this.#waiters.unshift(waiter);
+      else this.#waiters.push(waiter);
+      void this.#pump();
+    });
+  }
+
+  /** A call of the credential was sent at `sentAt`, for learning what the server accepts. */
+  sent(sentAt: number): void {
+    this.#sent.push(sentAt);
+    if (this.#sent.length > 10_000) this.#sent.splice(0, this.#sent.length - 5_000);
+  }
+
+  /**
+   * The call sent at `sentAt` got a 429 asking to wait `waitMs`. Every call of the credential stops for that long
+   * (with up to 10% of it more, at most 1 s, so processes that share the credential do not all come back at once),
+   * and the budget drops to what the server accepted in the window that ended in the 429: the sends of that window
+   * but this one, less one for each of them that gets a 429 too. It grows back by a tenth (one at least) per window
+   * without one.
+   */
+  limited(waitMs: number, limit: RateLimit | undefined, sentAt: number, now: number = Date.now()): void {
+    const jitter = Math.random() * Math.min(1000, waitMs / 10);
+    void this.#store.pause(this.#key, Math.ceil(waitMs + jitter));
+    const learned = this.#learned;
+    // Another answer to a send of the window that already ended in a 429: one fewer accepted than counted.
+    if (learned && sentAt < this.#limitedAt) {
+      learned.requests = Math.max(1, learned.requests - 1);
+      return;
+    }
+    const previous = this.#limitedAt;
+    this.#limitedAt = now;
+    const current = this.#effective(limit);
+    // Without a limit of its own, the window runs from the first send since the last 429 to the end of this wait.
+    const since = current ? now - current.intervalMs - marginMs(current) : previous;
+    const window = this.#sent.filter((at) => at > since);
+    // A window in which the server took nothing says nothing of its pace (another process, or a limit of its own):
+    // the pause is all there is to do.
+    if (window.length < 2) return;
+    const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - (window[0] as number));
+    const requests = Math.min(current?.requests ?? Number.POSITIVE_INFINITY, window.length - 1);
+    this.#learned = { requests, intervalMs };
+    this.#learnedAt = now + waitMs;
+  }
+
+  /** The limit a call leaves under: its client's, lowered to what the server was seen to accept. */
+  #effective(limit: RateLimit | undefined): RateLimit | undefined {
+    const learned = this.#learned;
+    if (!learned) return limit;
+    const now = Date.now();
+    // A tenth more (one at least) per window that passed without a 429, until the client's own limit is back.
+    const windows = Math.floor((now - this.#learnedAt) / learned.intervalMs);
+    if (windows > 0) {
+      for (let window = 0; window < windows && learned.requests < (limit?.requests ?? Number.POSITIVE_INFINITY); window++) {
+        learned.requests += Math.max(1, Math.ceil(learned.requests / 10));
+      }
+      this.#learnedAt += windows * learned.intervalMs;
+      if (limit && learned.requests >= limit.requests) {
+        this.#learned = undefined;
+        return limit;
+      }
+    }
+    return limit ? { requests: Math.min(limit.requests, learned.requests), intervalMs: Math.max(limit.intervalMs, learned.intervalMs) } : learned;
+  }
+
+  #remove(waiter: Waiter): void {
+    const index = this.#waiters.indexOf(waiter);
+    if (index >= 0) this.#waiters.splice(index, 1);
+  }
+
+  #release(waiter: Waiter, error?: unknown): void {
+    this.#remove(waiter);
+    if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+    if (error === undefined) waiter.resolve();
+    else waiter.reject(error);
+  }
+
+  /** Gives the head of the queue its turn as soon as the store allows, one after another, until the queue is empty. */
+  async #pump(): Promise<void> {
+    if (this.#pumping) return;
+    this.#pumping = true;
+    try {
+      for (let head = this.#waiters[0]; head; head = this.#waiters[0]) {
+        let turn: Turn;
+        try {
+          turn = await this.#store.take(this.#key, this.#effective(head.limit));
+        } catch (error) {
+          // A shared store that fails (Redis down) fails the calls waiting on it rather than hanging them.
+          for (const waiter of [...this.#waiters]) this.#release(waiter, error);
+          return;
+        }
+        if (turn === 0) {
+          this.#release(head);
+          continue;
+        }
+        if (turn.paused) {
+          for (const waiter of [...this.#waiters]) {
+            if (turn.waitMs > waiter.maxWaitMs) this.#release(waiter, pausedTooLong(waiter.label, turn.waitMs, waiter.maxWaitMs));
+          }
+          if (this.#waiters.length === 0) return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+}
+
+/** The error of a call that would wait longer than it may for a 429's pause: nothing was sent. */
+function pausedTooLong(label: string, waitMs: number, maxWaitMs: number): RateLimitError {
+  const error = new RateLimitError(429, undefined, new Headers(), undefined, label, undefined, waitMs);
+  error.message = `${label} was not sent: the server's rate limit pauses this credential for ${Math.ceil(waitMs / 1000)} s, longer than maxRateLimitWaitMs (${maxWaitMs} ms)`;
+  return error;
+}
+
+const queues = new WeakMap<RateLimitStore, Map<string, CredentialQueue>>();
+
+/** The queue of a credential in a store: one per key, so every client of the credential in this process shares it. */
+export function credentialQueue(store: RateLimitStore, key: string): CredentialQueue {
+  let byKey = queues.get(store);
+  if (!byKey) {
+    byKey = new Map();
+    queues.set(store, byKey);
+  }
+  let queue = byKey.get(key);
+  if (!queue) {
+    queue = new CredentialQueue(store, key);
+    byKey.set(key, queue);
+  }
+  return queue;
+}

@@ -1,0 +1,163 @@
+// The per-credential queue, against loopback servers that enforce a limit as the real services do: a fan-out
+// finishes within the limit without a 429, clients of one key share it and two keys do not, a 429 stops every call
+// of the credential, and waiting is honest (abort, timeout, a bound on the wait, a log line).
+import { afterEach, describe, expect, it } from "vitest";
+import { startRateLimitedServer } from "../../scripts/lib/rate-limited-server.mjs";
+import { createAlertsClient, createManagementClient, type ManagementClientOptions, RateLimitError } from "../../src/index.js";
+import { json, type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
+import { alertEnvelope, alertId, keyId, keySecret, pipe, settingsEnvelope, token } from "../support/sdk-fixtures.js";
+
+type Server = Awaited<ReturnType<typeof startRateLimitedServer>>;
+const servers: (Server | ScriptedServer)[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function limitedServer(requests: number, intervalMs: number): Promise<Server> {
+  const server = await startRateLimitedServer({ requests, intervalMs }, { management: settingsEnvelope, alerts: alertEnvelope });
+  servers.push(server);
+  return server;
+}
+const management = (url: string, options: ManagementClientOptions = {}) => createManagementClient({ baseUrl: url, keyId, keySecret, ...options });
+const fanOut = (count: number, call: () => Promise<unknown>) => Promise.allSettled(Array.from({ length: count }, call));
+const failuresOf = (outcomes: PromiseSettledResult<unknown>[]) => outcomes.filter(({ status }) => status === "rejected");
+
+describe("a fan-out under the limit", () => {
+  it("25 calls at 10 per 400 ms all succeed, with no 429 and no request wasted, in the windows the limit needs", async () => {
+    const server = await limitedServer(10, 400);
+    const client = management(server.url, { rateLimit: { requests: 10, intervalMs: 400 } });
+    const started = Date.now();
+    const outcomes = await fanOut(25, () => client.pipes.getSettings(pipe));
+    const elapsed = Date.now() - started;
+    expect(failuresOf(outcomes)).toEqual([]);
+    expect(server.counts()).toEqual({ received: 25, limited: 0 });
+    // Three windows' worth: 10 at once, 10 after one window, 5 after two (each window widened by the 50 ms margin).
+    expect(elapsed).toBeGreaterThanOrEqual(2 * 400);
+    expect(elapsed).toBeLessThan(2 * 450 + 600);
+  });
+
+  it("defaults to the contract's declared limit: the 11th call of a management key waits for the next 10-second window", async () => {
+    const server = await limitedServer(100, 60_000);
+    const client = management(server.url);
+    const first = await fanOut(10, () => client.pipes.getSettings(pipe));
+    expect(failuresOf(first)).toEqual([]);
+    const controller = new AbortController();
+    const eleventh = client.pipes.getSettings(pipe, { signal: controller.signal });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort(new Error("it would have waited"));
+    await expect(eleventh).rejects.toThrow("it would have waited");
+    expect(server.counts().received).toBe(10);
+  });
+
+  it("is shared by two clients of one key, and not by two keys", async () => {
+    const server = await limitedServer(5, 500);
+    const limit = { rateLimit: { requests: 5, intervalMs: 500 } };
+    const [one, two] = [management(server.url, limit), management(server.url, limit)];
+    const other = createManagementClient({ baseUrl: server.url, keyId: "other-key", keySecret, ...limit });
+    const started = Date.now();
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 5 }, () => one.pipes.getSettings(pipe)),
+      ...Array.from({ length: 5 }, () => two.pipes.getSettings(pipe)),
+    ]);
+    const shared = Date.now() - started;
+    expect(failuresOf(outcomes)).toEqual([]);
+    expect(server.counts().limited).toBe(0);
+    // Ten calls of one key take two windows; five of another key, alone in theirs, go at once.
+    expect(shared).toBeGreaterThanOrEqual(500);
+    const otherStarted = Date.now();
+    await Promise.all(Array.from({ length: 5 }, () => other.pipes.getSettings(pipe)));
+    expect(Date.now() - otherStarted).toBeLessThan(400);
+  });
+
+  it("holds raw calls in the same queue as typed ones", async () => {
+    const server = await limitedServer(4, 500);
+    const client = management(server.url, { rateLimit: { requests: 4, intervalMs: 500 } });
+    const raw = () => client.raw.GET("/v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings", { params: { path: pipe } });
+    const outcomes = await Promise.allSettled([...Array.from({ length: 4 }, () => client.pipes.getSettings(pipe)), ...Array.from({ length: 4 }, raw)]);
+    expect(failuresOf(outcomes)).toEqual([]);
+    expect(server.counts()).toEqual({ received: 8, limited: 0 });
+  });
+});
+
+describe("a 429", () => {
+  it("from a server stricter than told: every call still succeeds, and the queue slows to what the server accepts", async () => {
+    const server = await limitedServer(3, 400);
+    const client = management(server.url, { rateLimit: { requests: 6, intervalMs: 400 } });
+    const outcomes = await fanOut(18, () => client.pipes.getSettings(pipe));
+    expect(failuresOf(outcomes)).toEqual([]);
+    expect(server.counts().received).toBeLessThanOrEqual(1.5 * 18);
+  });
+
+  it("with the queue off, stops the other calls of the credential instead of letting them stampede", async () => {
+    const server = await limitedServer(5, 400);
+    const client = management(server.url, { rateLimit: false });
+    const outcomes = await fanOut(20, () => client.pipes.getSettings(pipe));
+    expect(failuresOf(outcomes)).toEqual([]);
+    // The first burst: 5 accepted, 15 refused; then they leave at the pace learned from that window.
+    expect(server.counts().received).toBeLessThanOrEqual(20 + 15 + 5);
+  });
+
+  it("on alerting (text/html with Retry-After) is read the same way", async () => {
+    const server = await limitedServer(4, 1000);
+    const client = createAlertsClient({ baseUrl: server.url, token, rateLimit: false });
+    const outcomes = await fanOut(8, () => client.get(alertId));
+    expect(failuresOf(outcomes)).toEqual([]);
+    expect(server.counts().limited).toBe(4);
+  });
+
+  it("asking a longer wait than maxRateLimitWaitMs fails the call with RateLimitError carrying it, and the calls behind it at once", async () => {
+    const scripted = await startScriptedServer(json(429, { status: 429, error: "slow down", requestId: "r" }, { "retry-after": "3" }));
+    servers.push(scripted);
+    const client = management(scripted.url, { maxRateLimitWaitMs: 1_000 });
+    const first = await client.pipes.getSettings(pipe).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(RateLimitError);
+    expect(first).toMatchObject({ retryAfterMs: 3_000, requestId: "r" });
+    const started = Date.now();
+    const next = await client.pipes.getSettings(pipe).catch((error: unknown) => error);
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(next).toBeInstanceOf(RateLimitError);
+    expect((next as Error).message).toMatch(
+      /was not sent: the server.s rate limit pauses this credential for [34] s, longer than maxRateLimitWaitMs \(1000 ms\)$/,
+    );
+    expect(scripted.requests).toHaveLength(1);
+  });
+});
+
+describe("waiting is honest", () => {
+  it("an abort while queued frees the call's place at once and sends nothing", async () => {
+    const server = await limitedServer(2, 60_000);
+    const client = management(server.url, { rateLimit: { requests: 2, intervalMs: 60_000 } });
+    await Promise.all([client.pipes.getSettings(pipe), client.pipes.getSettings(pipe)]);
+    const controller = new AbortController();
+    const queued = client.pipes.getSettings(pipe, { signal: controller.signal });
+    const started = Date.now();
+    controller.abort(new Error("no longer needed"));
+    await expect(queued).rejects.toThrow("no longer needed");
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(server.counts().received).toBe(2);
+  });
+
+  it("timeoutMs starts when the call leaves the queue, not while it waits for its turn", async () => {
+    const server = await limitedServer(1, 700);
+    const client = management(server.url, { rateLimit: { requests: 1, intervalMs: 700 }, timeoutMs: 300 });
+    const outcomes = await fanOut(2, () => client.pipes.getSettings(pipe));
+    expect(failuresOf(outcomes)).toEqual([]);
+  });
+
+  it('logLevel "info" says how long a call waited for its turn', async () => {
+    const server = await limitedServer(1, 300);
+    const lines: string[] = [];
+    const logger = { error() {}, warn() {}, info: (line: string) => lines.push(line), debug() {} };
+    const client = management(server.url, { rateLimit: { requests: 1, intervalMs: 300 }, logLevel: "info", logger });
+    await fanOut(2, () => client.pipes.getSettings(pipe));
+    expect(lines.some((line) => /attempt 1\/3: waited \d+ ms for its turn in the rate-limit queue/.test(line))).toBe(true);
+  });
+
+  it("refuses a rateLimit it cannot keep, naming the field", () => {
+    const create = (rateLimit: unknown) => () =>
+      createManagementClient({ baseUrl: "https://api.example.test", keyId, keySecret, rateLimit: rateLimit as false });
+    expect(create({ requests: 0, intervalMs: 1000 })).toThrow("createManagementClient: rateLimit.requests must be an integer from 1 to 1000000, got 0");
+    expect(create({ requests: 10, intervalMs: 1.5 })).toThrow("rateLimit.intervalMs must be an integer");
+    expect(create(true)).toThrow("rateLimit must be { requests, intervalMs } or false");
+  });
+});
