@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import packageJson from "../../package.json" with { type: "json" };
 import { alerts, management } from "../interfaces.js";
 import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
+import { rateLimitsOf } from "./rate-limit.js";
 import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
 import { startSandbox } from "./server.js";
 
@@ -15,7 +16,7 @@ const credentialVariables: Record<keyof SandboxCredentials, string> = {
   keySecret: management.environment.keySecret,
   token: alerts.environment.token,
 };
-const usage = `usage: ingestion-api sandbox [--port N] [--host ADDRESS] [--seed data.json] [--key-id ID] [--key-secret SECRET] [--token TOKEN]
+const usage = `usage: ingestion-api sandbox [--port N] [--host ADDRESS] [--seed data.json] [--key-id ID] [--key-secret SECRET] [--token TOKEN] [--rate-limit [N/Ts]]
 
 A stateful server of both interfaces (management under /v1, alerting under /api/v2) for integration tests:
 created resources can be read back, settings replaced and read again, requests are checked against the contract.
@@ -25,6 +26,9 @@ created resources can be read back, settings replaced and read again, requests a
                 specs' examples (GET /_sandbox/state answers the current data in that shape)
   --key-id, --key-secret   HTTP Basic credentials of the management interface (default ${credentialVariables.keyId}, ${credentialVariables.keySecret}, else printed)
   --token       Bearer token of the alerting interface (default ${credentialVariables.token}, else printed)
+  --rate-limit  answer 429 past each credential's limit, as the services do (management: JSON with X-RateLimit-Reset;
+                alerting: text/html with Retry-After): alone, the contract's limits (10 per 10 s, 100 per 60 s);
+                N/Ts or N/Tms (10/1s) for both interfaces, to test a client's back-off quickly
 POST /_sandbox/reset puts the data back as it was at start.`;
 
 function fail(message: string): never {
@@ -34,7 +38,12 @@ function fail(message: string): never {
 
 let parsed: ReturnType<typeof parse>;
 function parse() {
+  // `--rate-limit` alone means the contract's limits: parseArgs wants a value, so it gets "contract".
+  const args = process.argv
+    .slice(2)
+    .flatMap((arg, index, all) => (arg === "--rate-limit" && (all[index + 1] === undefined || all[index + 1]?.startsWith("-")) ? [arg, "contract"] : [arg]));
   return parseArgs({
+    args,
     allowPositionals: true,
     options: {
       port: { type: "string" },
@@ -43,6 +52,7 @@ function parse() {
       "key-id": { type: "string" },
       "key-secret": { type: "string" },
       token: { type: "string" },
+      "rate-limit": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -85,8 +95,18 @@ try {
   fail(`--seed ${values.seed}: ${(error as Error).message}`);
 }
 
+let rateLimits: ReturnType<typeof rateLimitsOf> | undefined;
 try {
-  const sandbox = await startSandbox({ seed, credentials, port, host: values.host ?? "127.0.0.1" });
+  rateLimits = values["rate-limit"] === undefined ? undefined : rateLimitsOf(values["rate-limit"]);
+} catch (error) {
+  fail((error as Error).message);
+}
+const limitsLine = rateLimits
+  ? `\n  limits      ${[...rateLimits].map(([api, { requests, intervalMs }]) => `${api.name} ${requests} per ${intervalMs} ms`).join(", ")} per credential; past them, 429`
+  : "";
+
+try {
+  const sandbox = await startSandbox({ seed, credentials, port, host: values.host ?? "127.0.0.1", ...(rateLimits && { rateLimits }) });
   const stop = () => sandbox.close().then(() => process.exit(0));
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
@@ -100,7 +120,7 @@ try {
   console.log(`ingestion-api sandbox ${packageJson.version} on ${sandbox.url}
   management  ${sandbox.url}/v1/...      HTTP Basic: key id ${shown(chosen.keyId)}, key secret ${shown(chosen.keySecret)}
   alerts      ${sandbox.url}/api/v2/...  Bearer token ${shown(chosen.token)}
-  data        ${values.seed ? values.seed : "the specs' examples"}: ${counts}
+  data        ${values.seed ? values.seed : "the specs' examples"}: ${counts}${limitsLine}
   POST ${sandbox.url}/_sandbox/reset puts the data back; GET ${sandbox.url}/_sandbox/state shows it.
 Ctrl-C stops it.`);
 } catch (error) {

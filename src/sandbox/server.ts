@@ -7,6 +7,7 @@ import { type Api, apis, type Operation, operations, unauthorizedMessage } from 
 import { control, controlPrefix, type SandboxState } from "./control.js";
 import { authorized, challenge, type SandboxCredentials } from "./credentials.js";
 import { handlers } from "./operations.js";
+import { createRateLimiter, type SandboxRateLimit } from "./rate-limit.js";
 import { rejection } from "./request-checks.js";
 import type { SandboxData } from "./seed.js";
 
@@ -18,6 +19,8 @@ export interface SandboxOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /** Each interface's limit per credential (`--rate-limit`); none by default. */
+  rateLimits?: Map<Api, SandboxRateLimit>;
 }
 
 export interface Sandbox {
@@ -34,7 +37,8 @@ const apiOfPath = (path: string): Api => apis.find(({ prefix }) => path.startsWi
 
 function send(response: ServerResponse, { status, body, headers = {} }: Answer): void {
   const requestId = (body as { requestId?: unknown } | undefined)?.requestId;
-  const text = body === undefined ? "" : JSON.stringify(body);
+  // A text body (the alerting rate limiter's HTML) goes as it is, with the content type its answer names.
+  const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
   response.writeHead(status, {
     ...(body !== undefined && { "content-type": "application/json" }),
     ...(typeof requestId === "string" && { "x-request-id": requestId }),
@@ -65,7 +69,9 @@ function route(method: string, path: string): { operation: Operation; match: Reg
   return { ...failure(candidates[0]?.operation.api ?? apiOfPath(path), 405, `${method} is not an operation of this path; use ${allow}`), headers: { allow } };
 }
 
-async function answer(state: SandboxState, credentials: SandboxCredentials, request: IncomingMessage): Promise<Answer> {
+type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+async function answer(state: SandboxState, credentials: SandboxCredentials, limiter: RateLimiter, request: IncomingMessage): Promise<Answer> {
   const url = new URL(request.url ?? "/", "http://sandbox.invalid");
   const method = request.method ?? "GET";
   if (url.pathname.startsWith(controlPrefix)) return control(state, method, url.pathname);
@@ -77,6 +83,9 @@ async function answer(state: SandboxState, credentials: SandboxCredentials, requ
   if (!authorized(api, request.headers.authorization, credentials)) {
     return { ...failure(api, 401, unauthorizedMessage(api)), headers: { "www-authenticate": challenge(api) } };
   }
+  // Counted per credential, as the services count them: only a caller they know uses up a budget.
+  const limited = limiter.admit(api, request.headers.authorization as string);
+  if (limited) return limited;
   const text = await readBody(request);
   if (text === undefined) return failure(api, 413, `The body is larger than ${maxBodyBytes} bytes`);
   let body: unknown;
@@ -99,7 +108,8 @@ async function answer(state: SandboxState, credentials: SandboxCredentials, requ
 }
 
 /** Starts a sandbox and resolves once it listens. */
-export async function startSandbox({ seed, credentials, port = 0, host = "127.0.0.1" }: SandboxOptions): Promise<Sandbox> {
+export async function startSandbox({ seed, credentials, port = 0, host = "127.0.0.1", rateLimits = new Map() }: SandboxOptions): Promise<Sandbox> {
+  const limiter = createRateLimiter(rateLimits);
   const state: SandboxState = {
     data: structuredClone(seed),
     reset() {
@@ -108,7 +118,7 @@ export async function startSandbox({ seed, credentials, port = 0, host = "127.0.
   };
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
-    answer(state, credentials, request).then(
+    answer(state, credentials, limiter, request).then(
       (result) => send(response, result),
       (error: unknown) => send(response, failure(apiOfPath(request.url ?? "/"), 500, `The sandbox failed: ${String(error)}`)),
     );
