@@ -20,7 +20,8 @@ const bundle = fileURLToPath(new URL("../build/bench-layers.js", import.meta.url
 await build({
   absWorkingDir: root,
   stdin: {
-    contents: 'export * from "./src/policy-fetch.ts"; export { ownHeaders } from "./src/headers.ts"; export { createManagementClient } from "./src/index.ts";',
+    contents:
+      'export * from "./src/policy-fetch.ts"; export { ownHeaders } from "./src/headers.ts"; export { credentialQueue, processRateLimitStore } from "./src/rate-limit.ts"; export { createManagementClient } from "./src/index.ts";',
     resolveDir: root,
     loader: "ts",
   },
@@ -43,6 +44,9 @@ try {
   const baseline = baselineCalls(baseUrl).get;
 
   const policyFetch = sdk.createPolicyFetch({
+    queue: sdk.credentialQueue(sdk.processRateLimitStore, "layers"),
+    rateLimit: undefined,
+    maxRateLimitWaitMs: 120_000,
     ownHeaders: sdk.ownHeaders(authorization, {}),
     fetch: globalThis.fetch,
     maxResponseBytes: 16 * 2 ** 20,
@@ -53,7 +57,7 @@ try {
   });
   const policy = { label: "getPipeSettings", operationId: "getPipeSettings", timeoutMs: 60_000, maxRetries: 2 };
   const client = (validate) =>
-    sdk.createManagementClient({ baseUrl, keyId, keySecret, organizationId, validateRequests: validate, validateResponses: validate });
+    sdk.createManagementClient({ baseUrl, keyId, keySecret, organizationId, validateRequests: validate, validateResponses: validate, rateLimit: false });
   const [checked, unchecked] = [client(true), client(false)];
   const ids = { serviceId, pipeId };
   const path = { organizationId, serviceId, pipeId };

@@ -118,7 +118,7 @@ export function judgeRuntime({ names, samples, heap, judged }) {
 
 /** One runtime's section: a table per kind of run, the verdicts (or "reported" where not judged), the notes. */
 export function renderRuntime({ node, names, samples, heap, verdicts, plan, seconds }) {
-  const lines = [`## Node ${node}${verdicts.targets[0].met === undefined ? " (reported, not judged)" : ""}`, ""];
+  const lines = [`### Node ${node}${verdicts.targets[0].met === undefined ? " (reported, not judged)" : ""}`, ""];
   for (const [kind, { title, wallLabel, digits, heapBeside }] of Object.entries(kinds)) {
     const columns = ops.flatMap((op) => [`${op} ${wallLabel}`, "× base", `${op} CPU µs/call`, "CPU × base"]);
     if (heapBeside) columns.push("heap/call GET", "PUT");

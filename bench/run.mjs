@@ -8,13 +8,13 @@
 // `--node=22,24` measures only those majors (to profile or compare), judges them, writes nothing.
 
 import { fork } from "node:child_process";
-import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { nodeRuntime } from "../scripts/lib/node-runtime.mjs";
 import { interleave, median, medianRatio } from "./blocks.mjs";
 import { bundleSizes } from "./bundle-size.mjs";
 import { importMilliseconds } from "./import-time.mjs";
 import { judgeRuntime, load, machine, renderRuntime } from "./report.mjs";
+import { writeResultsSection } from "./results-file.mjs";
 import { validationTasks } from "./validation-time.mjs";
 
 const quick = process.argv.includes("--quick");
@@ -83,7 +83,7 @@ const general = [
   })),
 ];
 const generalLines = [
-  `## Every runtime (${process.version})`,
+  `### Every runtime (${process.version})`,
   "",
   "| target | measured | limit | verdict |",
   "|---|--:|--:|---|",
@@ -112,12 +112,10 @@ if (quick || only) {
   console.log(`\nbench: ${what}; bench/RESULTS.md not written`);
   if (only) process.exitCode = missed > 0 ? 1 : 0;
 } else {
-  const resultsFile = fileURLToPath(new URL("RESULTS.md", import.meta.url));
   const verdict = `${judgedTargets - missed} of ${judgedTargets} targets met (Node 22, 24 and 26, and the runtime-independent ones).`;
-  writeFileSync(
-    resultsFile,
-    `# Benchmark results\n\nWritten by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}. Targets and method: [bench/README.md](README.md). ` +
-      `${verdict}\n\n${summary}\n\n${sections.join("\n\n")}\n\n${generalSection}\n`,
+  writeResultsSection(
+    "per-call",
+    `## Per call and in flight (\`npm run bench\`)\n\n${new Date().toISOString().slice(0, 10)}. ${verdict}\n\n${summary}\n\n${sections.join("\n\n")}\n\n${generalSection}\n`,
   );
   console.log(`\n${summary}\nbench: ${verdict} Wrote bench/RESULTS.md`);
   process.exitCode = missed > 0 ? 1 : 0;
