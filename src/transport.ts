@@ -34,7 +34,7 @@ export interface TransportConfig extends Omit<PolicyFetchConfig, "requestIdField
    * The 200 answers' validators by the same keys, loading, when `validateResponses` is on: a module of its own,
    * most of the validators' code, which a client that does not check answers never loads.
    */
-  responseValidators: Promise<{ responseValidators: Record<string, Validator> }> | undefined;
+  responseValidators: Promise<{ responseValidators: Record<string, Record<string, Validator>> }> | undefined;
 }
 
 /** The methods the contracts use; a typed call is one of these. */
@@ -120,7 +120,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
 
   // Set once the modules have loaded: from then on a call finds them at once, without waiting on anything.
   let routes: Record<string, Map<string, Route>> | undefined;
-  let responseValidators: Record<string, Validator> | undefined;
+  let responseValidators: Record<string, Record<string, Validator>> | undefined;
   const routesLoading = loadedModule("request validators", config.validators).then((module) => {
     routes = routesOf(module.validators);
     return routes;
@@ -196,7 +196,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
         signal: options.signal,
         policy: policyOf(route, options),
       });
-      const validateResponse = responsesLoading && (responseValidators ?? (await responsesLoading))[route.key];
+      const validateResponse = responsesLoading && (responseValidators ?? (await responsesLoading))[route.key]?.["200"];
       return resultOf(route, response, validateResponse);
     } catch (error) {
       // A caller's abort rejects with the caller's own reason, as fetch does.

@@ -176,6 +176,19 @@ export interface components {
             };
         };
         /**
+         * @description The body is not `application/json` (a form or plain text, say). A server may
+         *     refuse such a body before reading it; a client that sends JSON never gets
+         *     this. Not retried.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": ErrorBody;
+            };
+        };
+        /**
          * @description Too many requests for this token. The body is the rate limiter's own HTML
          *     text, not JSON. Wait the number of seconds in `Retry-After`, then send the
          *     request again.
@@ -252,6 +265,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };

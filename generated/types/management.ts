@@ -369,6 +369,19 @@ export interface components {
             };
         };
         /**
+         * @description The body is not `application/json` (a form or plain text, say). A server may
+         *     refuse such a body before reading it; a client that sends JSON never gets
+         *     this. Not retried.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": ErrorBody;
+            };
+        };
+        /**
          * @description Failed dependency: the pipe's service is not running (idle or stopped), so
          *     the pipe cannot be read or changed now. Wake the service, wait until it is
          *     running, then send the request again. Not retried by the SDK.
@@ -502,6 +515,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -634,6 +648,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             424: components["responses"]["ServiceNotRunning"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -40,7 +40,7 @@ var formats = {
 };
 
 // in-memory:./standalone.js
-var createAlert_response = validate91;
+var createAlert_response_200 = validate91;
 var schema35 = { "type": "object", "description": "A threshold alert. The fields listed as required are always present (`name`\nand `message` may be null); the others may be omitted. Clients must ignore\nfields they do not know and accept enum values beyond the known ones.\n", "required": ["id", "name", "message", "threshold", "interval", "thresholdType", "source", "state", "channel", "createdAt", "updatedAt"], "properties": { "id": { "type": "string", "description": "Unique ID of the alert." }, "name": { "type": ["string", "null"], "description": "Name of the alert; null when none was given." }, "message": { "type": ["string", "null"], "description": "Message sent with the notification; null when none was given." }, "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "description": "How often the alert is evaluated (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertInterval" }, { "type": "string" }] }, "thresholdType": { "description": "Whether the alert fires above or below the threshold (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertThresholdType" }, { "type": "string" }] }, "source": { "description": "What the alert watches (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertSource" }, { "type": "string" }] }, "state": { "$ref": "#/components/schemas/AlertState" }, "channel": { "$ref": "#/components/schemas/AlertChannel" }, "team": { "type": "string", "description": "ID of the team that owns the alert." }, "tileId": { "type": ["string", "null"], "description": "ID of the watched tile (source `tile`); null or left out for a search alert." }, "dashboard": { "type": ["string", "null"], "description": "ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. Null or left out for a search alert." }, "savedSearch": { "type": ["string", "null"], "description": "ID of the watched saved search (source `search`); the request calls it `savedSearchId`. Null or left out for a tile alert." }, "groupBy": { "type": ["string", "null"], "description": "Field the saved search's results are grouped by; null or left out when they are not grouped." }, "silenced": { "type": "boolean", "description": "Whether notifications are muted; independent of `state`." }, "createdAt": { "type": "string", "format": "date-time", "description": "When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`)." }, "updatedAt": { "type": "string", "format": "date-time", "description": "When the alert was last changed, ISO 8601 with milliseconds." } } };
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -736,13 +736,13 @@ function validate91(data, { instancePath = "", parentData, parentDataProperty, r
   validate91.errors = vErrors;
   return errors === 0;
 }
-var getAlert_response = validate104;
+var createAlert_response_400 = validate104;
 function validate104(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.data === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "data" } };
+    if (data.message === void 0) {
+      const err0 = { instancePath, keyword: "required", params: { missingProperty: "message" } };
       if (vErrors === null) {
         vErrors = [err0];
       } else {
@@ -750,18 +750,23 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
       }
       errors++;
     }
-    if (data.data !== void 0) {
-      if (!validate92(data.data, { instancePath: instancePath + "/data", parentData: data, parentDataProperty: "data", rootData })) {
-        vErrors = vErrors === null ? validate92.errors : vErrors.concat(validate92.errors);
-        errors = vErrors.length;
+    if (data.message !== void 0) {
+      if (typeof data.message !== "string") {
+        const err1 = { instancePath: instancePath + "/message", keyword: "type", params: { type: "string" } };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
     }
   } else {
-    const err1 = { instancePath, keyword: "type", params: { type: "object" } };
+    const err2 = { instancePath, keyword: "type", params: { type: "object" } };
     if (vErrors === null) {
-      vErrors = [err1];
+      vErrors = [err2];
     } else {
-      vErrors.push(err1);
+      vErrors.push(err2);
     }
     errors++;
   }
@@ -771,8 +776,8 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
 
 // validators.js
 var responseValidators = {
-  "POST /api/v2/alerts": createAlert_response,
-  "GET /api/v2/alerts/{id}": getAlert_response
+  "POST /api/v2/alerts": { "200": createAlert_response_200, "400": createAlert_response_400, "401": createAlert_response_400, "403": createAlert_response_400, "415": createAlert_response_400, "500": createAlert_response_400 },
+  "GET /api/v2/alerts/{id}": { "200": createAlert_response_200, "400": createAlert_response_400, "401": createAlert_response_400, "403": createAlert_response_400, "404": createAlert_response_400, "500": createAlert_response_400 }
 };
 export {
   responseValidators

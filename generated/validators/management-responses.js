@@ -40,7 +40,7 @@ var formats = {
 };
 
 // in-memory:./standalone.js
-var listServices_response = validate112;
+var listServices_response_200 = validate112;
 function validate113(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -642,10 +642,95 @@ function validate112(data, { instancePath = "", parentData, parentDataProperty, 
   validate112.errors = vErrors;
   return errors === 0;
 }
-var createReversePrivateEndpoint_response = validate123;
-var schema53 = { "type": "object", "description": "A reverse private endpoint of a service. `id`, `serviceId`, `type` and\n`status` are guaranteed; other fields may be omitted. Clients must ignore\nfields they do not know, and accept `type`, `kafkaAuthentication` and\n`status` values beyond the known ones.\n", "required": ["id", "serviceId", "type", "status"], "properties": { "id": { "type": "string", "format": "uuid", "description": "Unique ID of the reverse private endpoint." }, "serviceId": { "type": "string", "format": "uuid", "description": "ID of the service that owns the endpoint." }, "description": { "type": "string", "description": "Free text describing the endpoint." }, "type": { "description": "Kind of endpoint (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/ReversePrivateEndpointType" }, { "type": "string" }] }, "vpcEndpointServiceName": { "type": ["string", "null"], "description": "Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`)." }, "vpcResourceConfigurationId": { "type": ["string", "null"], "description": "ID of the VPC resource configuration (type `VPC_RESOURCE`)." }, "vpcResourceShareArn": { "type": ["string", "null"], "description": "ARN of the resource share (type `VPC_RESOURCE`)." }, "kafkaClusterArn": { "type": ["string", "null"], "description": "ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`)." }, "kafkaAuthentication": { "description": "How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/KafkaAuthentication" }, { "type": ["string", "null"] }] }, "endpointId": { "type": "string", "description": "ID of the endpoint in the cloud provider's network." }, "dnsNames": { "type": "array", "description": "DNS names that resolve to the endpoint.", "items": { "type": "string" } }, "privateDnsNames": { "type": "array", "description": "Private DNS names that resolve to the endpoint.", "items": { "type": "string" } }, "status": { "$ref": "#/components/schemas/ReversePrivateEndpointStatus" } } };
-var schema54 = { "type": "string", "description": "Kind of reverse private endpoint; it decides which other fields are required:\n`VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs\n`vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`\nneeds `kafkaClusterArn` and `kafkaAuthentication`.\n", "enum": ["VPC_ENDPOINT_SERVICE", "VPC_RESOURCE", "KAFKA_MULTI_VPC"] };
-function validate127(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var listServices_response_400 = validate123;
+var formats50 = formats.int32;
+function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == "object" && !Array.isArray(data)) {
+    if (data.error === void 0) {
+      const err0 = { instancePath, keyword: "required", params: { missingProperty: "error" } };
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    }
+    if (data.status !== void 0) {
+      let data0 = data.status;
+      if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
+        const err1 = { instancePath: instancePath + "/status", keyword: "type", params: { type: "integer" } };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      if (typeof data0 == "number" && isFinite(data0)) {
+        if (data0 > 599 || isNaN(data0)) {
+          const err2 = { instancePath: instancePath + "/status", keyword: "maximum", params: { comparison: "<=", limit: 599 } };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (data0 < 100 || isNaN(data0)) {
+          const err3 = { instancePath: instancePath + "/status", keyword: "minimum", params: { comparison: ">=", limit: 100 } };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+        if (!formats50.validate(data0)) {
+          const err4 = { instancePath: instancePath + "/status", keyword: "format", params: { format: "int32" } };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+      }
+    }
+    if (data.error !== void 0) {
+      if (typeof data.error !== "string") {
+        const err5 = { instancePath: instancePath + "/error", keyword: "type", params: { type: "string" } };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+    }
+    if (data.requestId !== void 0) {
+      if (!validate115(data.requestId, { instancePath: instancePath + "/requestId", parentData: data, parentDataProperty: "requestId", rootData })) {
+        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err6 = { instancePath, keyword: "type", params: { type: "object" } };
+    if (vErrors === null) {
+      vErrors = [err6];
+    } else {
+      vErrors.push(err6);
+    }
+    errors++;
+  }
+  validate123.errors = vErrors;
+  return errors === 0;
+}
+var createReversePrivateEndpoint_response_200 = validate125;
+var schema54 = { "type": "object", "description": "A reverse private endpoint of a service. `id`, `serviceId`, `type` and\n`status` are guaranteed; other fields may be omitted. Clients must ignore\nfields they do not know, and accept `type`, `kafkaAuthentication` and\n`status` values beyond the known ones.\n", "required": ["id", "serviceId", "type", "status"], "properties": { "id": { "type": "string", "format": "uuid", "description": "Unique ID of the reverse private endpoint." }, "serviceId": { "type": "string", "format": "uuid", "description": "ID of the service that owns the endpoint." }, "description": { "type": "string", "description": "Free text describing the endpoint." }, "type": { "description": "Kind of endpoint (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/ReversePrivateEndpointType" }, { "type": "string" }] }, "vpcEndpointServiceName": { "type": ["string", "null"], "description": "Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`)." }, "vpcResourceConfigurationId": { "type": ["string", "null"], "description": "ID of the VPC resource configuration (type `VPC_RESOURCE`)." }, "vpcResourceShareArn": { "type": ["string", "null"], "description": "ARN of the resource share (type `VPC_RESOURCE`)." }, "kafkaClusterArn": { "type": ["string", "null"], "description": "ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`)." }, "kafkaAuthentication": { "description": "How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/KafkaAuthentication" }, { "type": ["string", "null"] }] }, "endpointId": { "type": "string", "description": "ID of the endpoint in the cloud provider's network." }, "dnsNames": { "type": "array", "description": "DNS names that resolve to the endpoint.", "items": { "type": "string" } }, "privateDnsNames": { "type": "array", "description": "Private DNS names that resolve to the endpoint.", "items": { "type": "string" } }, "status": { "$ref": "#/components/schemas/ReversePrivateEndpointStatus" } } };
+var schema55 = { "type": "string", "description": "Kind of reverse private endpoint; it decides which other fields are required:\n`VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs\n`vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`\nneeds `kafkaClusterArn` and `kafkaAuthentication`.\n", "enum": ["VPC_ENDPOINT_SERVICE", "VPC_RESOURCE", "KAFKA_MULTI_VPC"] };
+function validate129(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
@@ -658,7 +743,7 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "VPC_ENDPOINT_SERVICE" || data === "VPC_RESOURCE" || data === "KAFKA_MULTI_VPC")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema54.enum } };
+    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema55.enum } };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -666,7 +751,7 @@ function validate127(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate127.errors = vErrors;
+  validate129.errors = vErrors;
   return errors === 0;
 }
 var schema29 = { "type": "string", "description": "How pipes authenticate to the Kafka cluster.", "enum": ["SASL_IAM", "SASL_SCRAM"] };
@@ -694,8 +779,8 @@ function validate79(data, { instancePath = "", parentData, parentDataProperty, r
   validate79.errors = vErrors;
   return errors === 0;
 }
-var schema55 = { "description": "Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,\n`Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`.\nNew values may appear; treat an unknown value as not ready.\n", "anyOf": [{ "type": "string", "enum": ["Unknown", "Provisioning", "Deleting", "Ready", "Failed", "PendingAcceptance", "Rejected", "Expired"] }, { "type": "string" }] };
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema56 = { "description": "Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,\n`Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`.\nNew values may appear; treat an unknown value as not ready.\n", "anyOf": [{ "type": "string", "enum": ["Unknown", "Provisioning", "Deleting", "Ready", "Failed", "PendingAcceptance", "Rejected", "Expired"] }, { "type": "string" }] };
+function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -711,7 +796,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "Unknown" || data === "Provisioning" || data === "Deleting" || data === "Ready" || data === "Failed" || data === "PendingAcceptance" || data === "Rejected" || data === "Expired")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema55.anyOf[0].enum } };
+    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema56.anyOf[0].enum } };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -753,10 +838,10 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  validate130.errors = vErrors;
+  validate132.errors = vErrors;
   return errors === 0;
 }
-function validate126(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate128(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -856,8 +941,8 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs8 = errors;
       let valid1 = false;
       const _errs9 = errors;
-      if (!validate127(data3, { instancePath: instancePath + "/type", parentData: data, parentDataProperty: "type", rootData })) {
-        vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
+      if (!validate129(data3, { instancePath: instancePath + "/type", parentData: data, parentDataProperty: "type", rootData })) {
+        vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs9 === errors;
@@ -898,7 +983,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.vpcEndpointServiceName !== void 0) {
       let data4 = data.vpcEndpointServiceName;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err11 = { instancePath: instancePath + "/vpcEndpointServiceName", keyword: "type", params: { type: schema53.properties.vpcEndpointServiceName.type } };
+        const err11 = { instancePath: instancePath + "/vpcEndpointServiceName", keyword: "type", params: { type: schema54.properties.vpcEndpointServiceName.type } };
         if (vErrors === null) {
           vErrors = [err11];
         } else {
@@ -910,7 +995,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.vpcResourceConfigurationId !== void 0) {
       let data5 = data.vpcResourceConfigurationId;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err12 = { instancePath: instancePath + "/vpcResourceConfigurationId", keyword: "type", params: { type: schema53.properties.vpcResourceConfigurationId.type } };
+        const err12 = { instancePath: instancePath + "/vpcResourceConfigurationId", keyword: "type", params: { type: schema54.properties.vpcResourceConfigurationId.type } };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -922,7 +1007,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.vpcResourceShareArn !== void 0) {
       let data6 = data.vpcResourceShareArn;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err13 = { instancePath: instancePath + "/vpcResourceShareArn", keyword: "type", params: { type: schema53.properties.vpcResourceShareArn.type } };
+        const err13 = { instancePath: instancePath + "/vpcResourceShareArn", keyword: "type", params: { type: schema54.properties.vpcResourceShareArn.type } };
         if (vErrors === null) {
           vErrors = [err13];
         } else {
@@ -934,7 +1019,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.kafkaClusterArn !== void 0) {
       let data7 = data.kafkaClusterArn;
       if (typeof data7 !== "string" && data7 !== null) {
-        const err14 = { instancePath: instancePath + "/kafkaClusterArn", keyword: "type", params: { type: schema53.properties.kafkaClusterArn.type } };
+        const err14 = { instancePath: instancePath + "/kafkaClusterArn", keyword: "type", params: { type: schema54.properties.kafkaClusterArn.type } };
         if (vErrors === null) {
           vErrors = [err14];
         } else {
@@ -957,7 +1042,7 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
       if (!valid2) {
         const _errs23 = errors;
         if (typeof data8 !== "string" && data8 !== null) {
-          const err15 = { instancePath: instancePath + "/kafkaAuthentication", keyword: "type", params: { type: schema53.properties.kafkaAuthentication.anyOf[1].type } };
+          const err15 = { instancePath: instancePath + "/kafkaAuthentication", keyword: "type", params: { type: schema54.properties.kafkaAuthentication.anyOf[1].type } };
           if (vErrors === null) {
             vErrors = [err15];
           } else {
@@ -1049,8 +1134,8 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.status !== void 0) {
-      if (!validate130(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate130.errors : vErrors.concat(validate130.errors);
+      if (!validate132(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
+        vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
         errors = vErrors.length;
       }
     }
@@ -1063,10 +1148,10 @@ function validate126(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate126.errors = vErrors;
+  validate128.errors = vErrors;
   return errors === 0;
 }
-function validate123(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate125(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1110,8 +1195,8 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.result !== void 0) {
-      if (!validate126(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate126.errors : vErrors.concat(validate126.errors);
+      if (!validate128(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
+        vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
         errors = vErrors.length;
       }
     }
@@ -1124,12 +1209,12 @@ function validate123(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate123.errors = vErrors;
+  validate125.errors = vErrors;
   return errors === 0;
 }
-var getPipe_response = validate133;
-var schema58 = { "description": 'Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,\n`Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`,\n`InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`,\n`Resync`. New values may appear (`Degraded` was added in 2026); treat an\nunknown value as "not running normally". Transitions are not part of the contract.\n', "anyOf": [{ "type": "string", "enum": ["Unknown", "Provisioning", "Running", "Degraded", "Stopping", "Stopped", "Failed", "Completed", "InternalError", "Setup", "Snapshot", "Paused", "Pausing", "Modifying", "Resync"] }, { "type": "string" }] };
-function validate137(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var getPipe_response_200 = validate135;
+var schema59 = { "description": 'Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,\n`Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`,\n`InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`,\n`Resync`. New values may appear (`Degraded` was added in 2026); treat an\nunknown value as "not running normally". Transitions are not part of the contract.\n', "anyOf": [{ "type": "string", "enum": ["Unknown", "Provisioning", "Running", "Degraded", "Stopping", "Stopped", "Failed", "Completed", "InternalError", "Setup", "Snapshot", "Paused", "Pausing", "Modifying", "Resync"] }, { "type": "string" }] };
+function validate139(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1145,7 +1230,7 @@ function validate137(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "Unknown" || data === "Provisioning" || data === "Running" || data === "Degraded" || data === "Stopping" || data === "Stopped" || data === "Failed" || data === "Completed" || data === "InternalError" || data === "Setup" || data === "Snapshot" || data === "Paused" || data === "Pausing" || data === "Modifying" || data === "Resync")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema58.anyOf[0].enum } };
+    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema59.anyOf[0].enum } };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -1187,10 +1272,10 @@ function validate137(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  validate137.errors = vErrors;
+  validate139.errors = vErrors;
   return errors === 0;
 }
-function validate139(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1251,11 +1336,11 @@ function validate139(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate139.errors = vErrors;
+  validate141.errors = vErrors;
   return errors === 0;
 }
-var schema61 = { "type": "object", "description": "A log-stream source (a Kafka-compatible broker).", "properties": { "brokers": { "type": "string", "description": "Bootstrap brokers, as `host:port` entries separated by commas." }, "topics": { "type": "string", "description": "Topics to consume, separated by commas." }, "consumerGroup": { "type": ["string", "null"], "description": "Consumer group the pipe consumes as; null when the service chose one." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to authenticate to the brokers." }, "offset": { "type": ["object", "null"], "description": "Where consumption starts.", "properties": { "timestamp": { "type": ["string", "null"], "description": "Start consuming from the messages at or after this time." } } }, "schemaRegistry": { "type": ["object", "null"], "description": "Schema registry that describes the messages.", "properties": { "url": { "type": "string", "description": "URL of the schema registry." }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the registry's certificate." } } }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the brokers' certificates." }, "reversePrivateEndpointIds": { "type": ["array", "null"], "description": "IDs of the reverse private endpoints through which the brokers are reached.", "items": { "type": "string" } } } };
-function validate142(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema62 = { "type": "object", "description": "A log-stream source (a Kafka-compatible broker).", "properties": { "brokers": { "type": "string", "description": "Bootstrap brokers, as `host:port` entries separated by commas." }, "topics": { "type": "string", "description": "Topics to consume, separated by commas." }, "consumerGroup": { "type": ["string", "null"], "description": "Consumer group the pipe consumes as; null when the service chose one." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to authenticate to the brokers." }, "offset": { "type": ["object", "null"], "description": "Where consumption starts.", "properties": { "timestamp": { "type": ["string", "null"], "description": "Start consuming from the messages at or after this time." } } }, "schemaRegistry": { "type": ["object", "null"], "description": "Schema registry that describes the messages.", "properties": { "url": { "type": "string", "description": "URL of the schema registry." }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the registry's certificate." } } }, "caCertificate": { "type": ["string", "null"], "description": "PEM certificate of the authority that signed the brokers' certificates." }, "reversePrivateEndpointIds": { "type": ["array", "null"], "description": "IDs of the reverse private endpoints through which the brokers are reached.", "items": { "type": "string" } } } };
+function validate144(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1284,7 +1369,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.consumerGroup !== void 0) {
       let data2 = data.consumerGroup;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/consumerGroup", keyword: "type", params: { type: schema61.properties.consumerGroup.type } };
+        const err2 = { instancePath: instancePath + "/consumerGroup", keyword: "type", params: { type: schema62.properties.consumerGroup.type } };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1296,7 +1381,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.iamRole !== void 0) {
       let data3 = data.iamRole;
       if (typeof data3 !== "string" && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema61.properties.iamRole.type } };
+        const err3 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema62.properties.iamRole.type } };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1308,7 +1393,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.offset !== void 0) {
       let data4 = data.offset;
       if (!(data4 && typeof data4 == "object" && !Array.isArray(data4)) && data4 !== null) {
-        const err4 = { instancePath: instancePath + "/offset", keyword: "type", params: { type: schema61.properties.offset.type } };
+        const err4 = { instancePath: instancePath + "/offset", keyword: "type", params: { type: schema62.properties.offset.type } };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1320,7 +1405,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         if (data4.timestamp !== void 0) {
           let data5 = data4.timestamp;
           if (typeof data5 !== "string" && data5 !== null) {
-            const err5 = { instancePath: instancePath + "/offset/timestamp", keyword: "type", params: { type: schema61.properties.offset.properties.timestamp.type } };
+            const err5 = { instancePath: instancePath + "/offset/timestamp", keyword: "type", params: { type: schema62.properties.offset.properties.timestamp.type } };
             if (vErrors === null) {
               vErrors = [err5];
             } else {
@@ -1334,7 +1419,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.schemaRegistry !== void 0) {
       let data6 = data.schemaRegistry;
       if (!(data6 && typeof data6 == "object" && !Array.isArray(data6)) && data6 !== null) {
-        const err6 = { instancePath: instancePath + "/schemaRegistry", keyword: "type", params: { type: schema61.properties.schemaRegistry.type } };
+        const err6 = { instancePath: instancePath + "/schemaRegistry", keyword: "type", params: { type: schema62.properties.schemaRegistry.type } };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1357,7 +1442,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
         if (data6.caCertificate !== void 0) {
           let data8 = data6.caCertificate;
           if (typeof data8 !== "string" && data8 !== null) {
-            const err8 = { instancePath: instancePath + "/schemaRegistry/caCertificate", keyword: "type", params: { type: schema61.properties.schemaRegistry.properties.caCertificate.type } };
+            const err8 = { instancePath: instancePath + "/schemaRegistry/caCertificate", keyword: "type", params: { type: schema62.properties.schemaRegistry.properties.caCertificate.type } };
             if (vErrors === null) {
               vErrors = [err8];
             } else {
@@ -1371,7 +1456,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.caCertificate !== void 0) {
       let data9 = data.caCertificate;
       if (typeof data9 !== "string" && data9 !== null) {
-        const err9 = { instancePath: instancePath + "/caCertificate", keyword: "type", params: { type: schema61.properties.caCertificate.type } };
+        const err9 = { instancePath: instancePath + "/caCertificate", keyword: "type", params: { type: schema62.properties.caCertificate.type } };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1383,7 +1468,7 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.reversePrivateEndpointIds !== void 0) {
       let data10 = data.reversePrivateEndpointIds;
       if (!Array.isArray(data10) && data10 !== null) {
-        const err10 = { instancePath: instancePath + "/reversePrivateEndpointIds", keyword: "type", params: { type: schema61.properties.reversePrivateEndpointIds.type } };
+        const err10 = { instancePath: instancePath + "/reversePrivateEndpointIds", keyword: "type", params: { type: schema62.properties.reversePrivateEndpointIds.type } };
         if (vErrors === null) {
           vErrors = [err10];
         } else {
@@ -1415,12 +1500,12 @@ function validate142(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate142.errors = vErrors;
+  validate144.errors = vErrors;
   return errors === 0;
 }
-var schema62 = { "type": "object", "description": "An object-storage source (files in a bucket or a container).", "properties": { "url": { "type": "string", "description": "URL or pattern of the objects to ingest." }, "delimiter": { "type": ["string", "null"], "description": "Field delimiter of delimited text files." }, "compression": { "description": "Compression of the source objects; null when the service detects it.", "anyOf": [{ "$ref": "#/components/schemas/Compression" }, { "type": "null" }] }, "isContinuous": { "type": ["boolean", "null"], "description": "Whether the pipe keeps ingesting new objects as they appear." }, "queueUrl": { "type": ["string", "null"], "description": "URL of the queue that announces new objects (continuous ingestion)." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the objects." }, "connectionString": { "type": ["string", "null"], "description": "Connection string of the storage account (Azure)." }, "path": { "type": ["string", "null"], "description": "Path of the objects inside the container." }, "azureContainerName": { "type": ["string", "null"], "description": "Name of the Azure blob container." } } };
-var schema63 = { "description": "Compression of the source objects. New values may appear; clients must accept any string.", "anyOf": [{ "type": "string", "enum": ["none", "gzip", "gz", "brotli", "br", "xz", "LZMA", "zstd", "auto"] }, { "type": "string" }] };
-function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema63 = { "type": "object", "description": "An object-storage source (files in a bucket or a container).", "properties": { "url": { "type": "string", "description": "URL or pattern of the objects to ingest." }, "delimiter": { "type": ["string", "null"], "description": "Field delimiter of delimited text files." }, "compression": { "description": "Compression of the source objects; null when the service detects it.", "anyOf": [{ "$ref": "#/components/schemas/Compression" }, { "type": "null" }] }, "isContinuous": { "type": ["boolean", "null"], "description": "Whether the pipe keeps ingesting new objects as they appear." }, "queueUrl": { "type": ["string", "null"], "description": "URL of the queue that announces new objects (continuous ingestion)." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the objects." }, "connectionString": { "type": ["string", "null"], "description": "Connection string of the storage account (Azure)." }, "path": { "type": ["string", "null"], "description": "Path of the objects inside the container." }, "azureContainerName": { "type": ["string", "null"], "description": "Name of the Azure blob container." } } };
+var schema64 = { "description": "Compression of the source objects. New values may appear; clients must accept any string.", "anyOf": [{ "type": "string", "enum": ["none", "gzip", "gz", "brotli", "br", "xz", "LZMA", "zstd", "auto"] }, { "type": "string" }] };
+function validate147(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1436,7 +1521,7 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
     errors++;
   }
   if (!(data === "none" || data === "gzip" || data === "gz" || data === "brotli" || data === "br" || data === "xz" || data === "LZMA" || data === "zstd" || data === "auto")) {
-    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema63.anyOf[0].enum } };
+    const err1 = { instancePath, keyword: "enum", params: { allowedValues: schema64.anyOf[0].enum } };
     if (vErrors === null) {
       vErrors = [err1];
     } else {
@@ -1478,10 +1563,10 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
   }
-  validate145.errors = vErrors;
+  validate147.errors = vErrors;
   return errors === 0;
 }
-function validate144(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1499,7 +1584,7 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.delimiter !== void 0) {
       let data1 = data.delimiter;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err1 = { instancePath: instancePath + "/delimiter", keyword: "type", params: { type: schema62.properties.delimiter.type } };
+        const err1 = { instancePath: instancePath + "/delimiter", keyword: "type", params: { type: schema63.properties.delimiter.type } };
         if (vErrors === null) {
           vErrors = [err1];
         } else {
@@ -1513,8 +1598,8 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs6 = errors;
       let valid1 = false;
       const _errs7 = errors;
-      if (!validate145(data2, { instancePath: instancePath + "/compression", parentData: data, parentDataProperty: "compression", rootData })) {
-        vErrors = vErrors === null ? validate145.errors : vErrors.concat(validate145.errors);
+      if (!validate147(data2, { instancePath: instancePath + "/compression", parentData: data, parentDataProperty: "compression", rootData })) {
+        vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs7 === errors;
@@ -1555,7 +1640,7 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.isContinuous !== void 0) {
       let data3 = data.isContinuous;
       if (typeof data3 !== "boolean" && data3 !== null) {
-        const err4 = { instancePath: instancePath + "/isContinuous", keyword: "type", params: { type: schema62.properties.isContinuous.type } };
+        const err4 = { instancePath: instancePath + "/isContinuous", keyword: "type", params: { type: schema63.properties.isContinuous.type } };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1567,7 +1652,7 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.queueUrl !== void 0) {
       let data4 = data.queueUrl;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err5 = { instancePath: instancePath + "/queueUrl", keyword: "type", params: { type: schema62.properties.queueUrl.type } };
+        const err5 = { instancePath: instancePath + "/queueUrl", keyword: "type", params: { type: schema63.properties.queueUrl.type } };
         if (vErrors === null) {
           vErrors = [err5];
         } else {
@@ -1579,7 +1664,7 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.iamRole !== void 0) {
       let data5 = data.iamRole;
       if (typeof data5 !== "string" && data5 !== null) {
-        const err6 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema62.properties.iamRole.type } };
+        const err6 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema63.properties.iamRole.type } };
         if (vErrors === null) {
           vErrors = [err6];
         } else {
@@ -1591,7 +1676,7 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.connectionString !== void 0) {
       let data6 = data.connectionString;
       if (typeof data6 !== "string" && data6 !== null) {
-        const err7 = { instancePath: instancePath + "/connectionString", keyword: "type", params: { type: schema62.properties.connectionString.type } };
+        const err7 = { instancePath: instancePath + "/connectionString", keyword: "type", params: { type: schema63.properties.connectionString.type } };
         if (vErrors === null) {
           vErrors = [err7];
         } else {
@@ -1603,7 +1688,7 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.path !== void 0) {
       let data7 = data.path;
       if (typeof data7 !== "string" && data7 !== null) {
-        const err8 = { instancePath: instancePath + "/path", keyword: "type", params: { type: schema62.properties.path.type } };
+        const err8 = { instancePath: instancePath + "/path", keyword: "type", params: { type: schema63.properties.path.type } };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -1615,7 +1700,7 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.azureContainerName !== void 0) {
       let data8 = data.azureContainerName;
       if (typeof data8 !== "string" && data8 !== null) {
-        const err9 = { instancePath: instancePath + "/azureContainerName", keyword: "type", params: { type: schema62.properties.azureContainerName.type } };
+        const err9 = { instancePath: instancePath + "/azureContainerName", keyword: "type", params: { type: schema63.properties.azureContainerName.type } };
         if (vErrors === null) {
           vErrors = [err9];
         } else {
@@ -1633,11 +1718,11 @@ function validate144(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate144.errors = vErrors;
+  validate146.errors = vErrors;
   return errors === 0;
 }
-var schema64 = { "type": "object", "description": "A sharded-stream source (a Kinesis-style stream).", "properties": { "streamName": { "type": "string", "description": "Name of the stream." }, "region": { "type": "string", "description": "Cloud region of the stream." }, "useEnhancedFanOut": { "type": ["boolean", "null"], "description": "Whether the pipe reads through enhanced fan-out." }, "timestamp": { "type": ["number", "null"], "description": "Start reading at this time, in Unix epoch seconds." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the stream." } } };
-function validate148(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema65 = { "type": "object", "description": "A sharded-stream source (a Kinesis-style stream).", "properties": { "streamName": { "type": "string", "description": "Name of the stream." }, "region": { "type": "string", "description": "Cloud region of the stream." }, "useEnhancedFanOut": { "type": ["boolean", "null"], "description": "Whether the pipe reads through enhanced fan-out." }, "timestamp": { "type": ["number", "null"], "description": "Start reading at this time, in Unix epoch seconds." }, "iamRole": { "type": ["string", "null"], "description": "Identity role used to read the stream." } } };
+function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1666,7 +1751,7 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.useEnhancedFanOut !== void 0) {
       let data2 = data.useEnhancedFanOut;
       if (typeof data2 !== "boolean" && data2 !== null) {
-        const err2 = { instancePath: instancePath + "/useEnhancedFanOut", keyword: "type", params: { type: schema64.properties.useEnhancedFanOut.type } };
+        const err2 = { instancePath: instancePath + "/useEnhancedFanOut", keyword: "type", params: { type: schema65.properties.useEnhancedFanOut.type } };
         if (vErrors === null) {
           vErrors = [err2];
         } else {
@@ -1678,7 +1763,7 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.timestamp !== void 0) {
       let data3 = data.timestamp;
       if (!(typeof data3 == "number" && isFinite(data3)) && data3 !== null) {
-        const err3 = { instancePath: instancePath + "/timestamp", keyword: "type", params: { type: schema64.properties.timestamp.type } };
+        const err3 = { instancePath: instancePath + "/timestamp", keyword: "type", params: { type: schema65.properties.timestamp.type } };
         if (vErrors === null) {
           vErrors = [err3];
         } else {
@@ -1690,7 +1775,7 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.iamRole !== void 0) {
       let data4 = data.iamRole;
       if (typeof data4 !== "string" && data4 !== null) {
-        const err4 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema64.properties.iamRole.type } };
+        const err4 = { instancePath: instancePath + "/iamRole", keyword: "type", params: { type: schema65.properties.iamRole.type } };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -1708,10 +1793,10 @@ function validate148(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate148.errors = vErrors;
+  validate150.errors = vErrors;
   return errors === 0;
 }
-function validate151(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1828,10 +1913,10 @@ function validate151(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate151.errors = vErrors;
+  validate153.errors = vErrors;
   return errors === 0;
 }
-function validate153(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate155(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1938,10 +2023,10 @@ function validate153(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate153.errors = vErrors;
+  validate155.errors = vErrors;
   return errors === 0;
 }
-function validate150(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate152(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1980,8 +2065,8 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.settings !== void 0) {
-      if (!validate151(data.settings, { instancePath: instancePath + "/settings", parentData: data, parentDataProperty: "settings", rootData })) {
-        vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
+      if (!validate153(data.settings, { instancePath: instancePath + "/settings", parentData: data, parentDataProperty: "settings", rootData })) {
+        vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
         errors = vErrors.length;
       }
     }
@@ -1990,8 +2075,8 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data4)) {
         const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate153(data4[i0], { instancePath: instancePath + "/tableMappings/" + i0, parentData: data4, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate153.errors : vErrors.concat(validate153.errors);
+          if (!validate155(data4[i0], { instancePath: instancePath + "/tableMappings/" + i0, parentData: data4, parentDataProperty: i0, rootData })) {
+            vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
             errors = vErrors.length;
           }
         }
@@ -2014,10 +2099,10 @@ function validate150(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate150.errors = vErrors;
+  validate152.errors = vErrors;
   return errors === 0;
 }
-function validate141(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate143(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2026,8 +2111,8 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs2 = errors;
       let valid1 = false;
       const _errs3 = errors;
-      if (!validate142(data0, { instancePath: instancePath + "/logStream", parentData: data, parentDataProperty: "logStream", rootData })) {
-        vErrors = vErrors === null ? validate142.errors : vErrors.concat(validate142.errors);
+      if (!validate144(data0, { instancePath: instancePath + "/logStream", parentData: data, parentDataProperty: "logStream", rootData })) {
+        vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -2070,8 +2155,8 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs7 = errors;
       let valid2 = false;
       const _errs8 = errors;
-      if (!validate144(data1, { instancePath: instancePath + "/objectStorage", parentData: data, parentDataProperty: "objectStorage", rootData })) {
-        vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+      if (!validate146(data1, { instancePath: instancePath + "/objectStorage", parentData: data, parentDataProperty: "objectStorage", rootData })) {
+        vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
         errors = vErrors.length;
       }
       var _valid1 = _errs8 === errors;
@@ -2114,8 +2199,8 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs12 = errors;
       let valid3 = false;
       const _errs13 = errors;
-      if (!validate148(data2, { instancePath: instancePath + "/shardStream", parentData: data, parentDataProperty: "shardStream", rootData })) {
-        vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
+      if (!validate150(data2, { instancePath: instancePath + "/shardStream", parentData: data, parentDataProperty: "shardStream", rootData })) {
+        vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
         errors = vErrors.length;
       }
       var _valid2 = _errs13 === errors;
@@ -2158,8 +2243,8 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
       const _errs17 = errors;
       let valid4 = false;
       const _errs18 = errors;
-      if (!validate150(data3, { instancePath: instancePath + "/relationalDb", parentData: data, parentDataProperty: "relationalDb", rootData })) {
-        vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
+      if (!validate152(data3, { instancePath: instancePath + "/relationalDb", parentData: data, parentDataProperty: "relationalDb", rootData })) {
+        vErrors = vErrors === null ? validate152.errors : vErrors.concat(validate152.errors);
         errors = vErrors.length;
       }
       var _valid3 = _errs18 === errors;
@@ -2206,11 +2291,11 @@ function validate141(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate141.errors = vErrors;
+  validate143.errors = vErrors;
   return errors === 0;
 }
-var schema69 = { "type": "object", "description": "Definition of a managed destination table.", "properties": { "engine": { "type": "object", "description": "Table engine.", "properties": { "versionColumnId": { "type": ["string", "null"], "description": "Column that holds the row version (replacing engines)." }, "columnIds": { "type": "array", "description": "Columns the engine uses.", "items": { "type": "string" } } } }, "sortingKey": { "type": "array", "description": "Columns of the sorting key, in order.", "items": { "type": "string" } }, "partitionBy": { "type": "string", "description": "Partitioning expression." }, "primaryKey": { "type": "string", "description": "Primary key expression." } } };
-function validate158(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var schema70 = { "type": "object", "description": "Definition of a managed destination table.", "properties": { "engine": { "type": "object", "description": "Table engine.", "properties": { "versionColumnId": { "type": ["string", "null"], "description": "Column that holds the row version (replacing engines)." }, "columnIds": { "type": "array", "description": "Columns the engine uses.", "items": { "type": "string" } } } }, "sortingKey": { "type": "array", "description": "Columns of the sorting key, in order.", "items": { "type": "string" } }, "partitionBy": { "type": "string", "description": "Partitioning expression." }, "primaryKey": { "type": "string", "description": "Primary key expression." } } };
+function validate160(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2220,7 +2305,7 @@ function validate158(data, { instancePath = "", parentData, parentDataProperty, 
         if (data0.versionColumnId !== void 0) {
           let data1 = data0.versionColumnId;
           if (typeof data1 !== "string" && data1 !== null) {
-            const err0 = { instancePath: instancePath + "/engine/versionColumnId", keyword: "type", params: { type: schema69.properties.engine.properties.versionColumnId.type } };
+            const err0 = { instancePath: instancePath + "/engine/versionColumnId", keyword: "type", params: { type: schema70.properties.engine.properties.versionColumnId.type } };
             if (vErrors === null) {
               vErrors = [err0];
             } else {
@@ -2320,10 +2405,10 @@ function validate158(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate158.errors = vErrors;
+  validate160.errors = vErrors;
   return errors === 0;
 }
-function validate160(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate162(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2358,10 +2443,10 @@ function validate160(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate160.errors = vErrors;
+  validate162.errors = vErrors;
   return errors === 0;
 }
-function validate157(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate159(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2399,8 +2484,8 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.tableDefinition !== void 0) {
-      if (!validate158(data.tableDefinition, { instancePath: instancePath + "/tableDefinition", parentData: data, parentDataProperty: "tableDefinition", rootData })) {
-        vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+      if (!validate160(data.tableDefinition, { instancePath: instancePath + "/tableDefinition", parentData: data, parentDataProperty: "tableDefinition", rootData })) {
+        vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
         errors = vErrors.length;
       }
     }
@@ -2409,8 +2494,8 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data4)) {
         const len0 = data4.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate160(data4[i0], { instancePath: instancePath + "/columns/" + i0, parentData: data4, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate160.errors : vErrors.concat(validate160.errors);
+          if (!validate162(data4[i0], { instancePath: instancePath + "/columns/" + i0, parentData: data4, parentDataProperty: i0, rootData })) {
+            vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
             errors = vErrors.length;
           }
         }
@@ -2433,10 +2518,10 @@ function validate157(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate157.errors = vErrors;
+  validate159.errors = vErrors;
   return errors === 0;
 }
-function validate163(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate165(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -2471,19 +2556,19 @@ function validate163(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate163.errors = vErrors;
+  validate165.errors = vErrors;
   return errors === 0;
 }
-var schema72 = { "type": "object", "description": "Settings of a pipe, as the service reports them. No field is guaranteed: a\nfield left out, like a field set to `null`, means the service default is in\nforce. A field that is present keeps its type and bounds (inclusive).\nClients must ignore fields they do not know.\n", "properties": { "streaming_max_insert_wait_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 500, "maximum": 6e4, "description": "Maximum wait, in milliseconds, before inserting streamed data; null means the service default." }, "object_storage_concurrency": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 35, "description": "Number of concurrent file-processing threads; null means the service default." }, "object_storage_polling_interval_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 100, "maximum": 36e5, "description": "Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default." }, "object_storage_max_insert_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 10485760, "maximum": 53687091200, "description": "Bytes processed in a single insert batch; null means the service default." }, "object_storage_max_file_count": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 1e4, "description": "Maximum number of files in a single insert batch; null means the service default." }, "engine_max_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 64, "description": "Maximum concurrent threads for file processing; null means the service default." }, "engine_max_insert_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 16, "description": "Maximum concurrent insert threads; null means the service default." }, "engine_min_insert_block_size_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 10737418240, "description": "Minimum insert block size, in bytes; null means the service default." }, "engine_max_download_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 32, "description": "Maximum concurrent download threads; null means the service default." }, "engine_parallel_distributed_insert_select": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 2, "description": "Parallel distributed insert-select mode; null means the service default." }, "object_storage_use_cluster_function": { "type": ["boolean", "null"], "description": "Whether the cluster function is used for distributed processing. Null means the service default." }, "engine_parallel_view_processing": { "type": ["boolean", "null"], "description": "Whether pushing to attached views is concurrent instead of sequential. Null means the service default." } } };
+var schema73 = { "type": "object", "description": "Settings of a pipe, as the service reports them. No field is guaranteed: a\nfield left out, like a field set to `null`, means the service default is in\nforce. A field that is present keeps its type and bounds (inclusive).\nClients must ignore fields they do not know.\n", "properties": { "streaming_max_insert_wait_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 500, "maximum": 6e4, "description": "Maximum wait, in milliseconds, before inserting streamed data; null means the service default." }, "object_storage_concurrency": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 35, "description": "Number of concurrent file-processing threads; null means the service default." }, "object_storage_polling_interval_ms": { "type": ["integer", "null"], "format": "int64", "minimum": 100, "maximum": 36e5, "description": "Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default." }, "object_storage_max_insert_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 10485760, "maximum": 53687091200, "description": "Bytes processed in a single insert batch; null means the service default." }, "object_storage_max_file_count": { "type": ["integer", "null"], "format": "int64", "minimum": 1, "maximum": 1e4, "description": "Maximum number of files in a single insert batch; null means the service default." }, "engine_max_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 64, "description": "Maximum concurrent threads for file processing; null means the service default." }, "engine_max_insert_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 16, "description": "Maximum concurrent insert threads; null means the service default." }, "engine_min_insert_block_size_bytes": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 10737418240, "description": "Minimum insert block size, in bytes; null means the service default." }, "engine_max_download_threads": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 32, "description": "Maximum concurrent download threads; null means the service default." }, "engine_parallel_distributed_insert_select": { "type": ["integer", "null"], "format": "int64", "minimum": 0, "maximum": 2, "description": "Parallel distributed insert-select mode; null means the service default." }, "object_storage_use_cluster_function": { "type": ["boolean", "null"], "description": "Whether the cluster function is used for distributed processing. Null means the service default." }, "engine_parallel_view_processing": { "type": ["boolean", "null"], "description": "Whether pushing to attached views is concurrent instead of sequential. Null means the service default." } } };
 var formats24 = formats.int64;
-function validate165(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate167(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data.streaming_max_insert_wait_ms !== void 0) {
       let data0 = data.streaming_max_insert_wait_ms;
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0)) && data0 !== null) {
-        const err0 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "type", params: { type: schema72.properties.streaming_max_insert_wait_ms.type } };
+        const err0 = { instancePath: instancePath + "/streaming_max_insert_wait_ms", keyword: "type", params: { type: schema73.properties.streaming_max_insert_wait_ms.type } };
         if (vErrors === null) {
           vErrors = [err0];
         } else {
@@ -2524,7 +2609,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.object_storage_concurrency !== void 0) {
       let data1 = data.object_storage_concurrency;
       if (!(typeof data1 == "number" && (!(data1 % 1) && !isNaN(data1)) && isFinite(data1)) && data1 !== null) {
-        const err4 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "type", params: { type: schema72.properties.object_storage_concurrency.type } };
+        const err4 = { instancePath: instancePath + "/object_storage_concurrency", keyword: "type", params: { type: schema73.properties.object_storage_concurrency.type } };
         if (vErrors === null) {
           vErrors = [err4];
         } else {
@@ -2565,7 +2650,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.object_storage_polling_interval_ms !== void 0) {
       let data2 = data.object_storage_polling_interval_ms;
       if (!(typeof data2 == "number" && (!(data2 % 1) && !isNaN(data2)) && isFinite(data2)) && data2 !== null) {
-        const err8 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "type", params: { type: schema72.properties.object_storage_polling_interval_ms.type } };
+        const err8 = { instancePath: instancePath + "/object_storage_polling_interval_ms", keyword: "type", params: { type: schema73.properties.object_storage_polling_interval_ms.type } };
         if (vErrors === null) {
           vErrors = [err8];
         } else {
@@ -2606,7 +2691,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.object_storage_max_insert_bytes !== void 0) {
       let data3 = data.object_storage_max_insert_bytes;
       if (!(typeof data3 == "number" && (!(data3 % 1) && !isNaN(data3)) && isFinite(data3)) && data3 !== null) {
-        const err12 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "type", params: { type: schema72.properties.object_storage_max_insert_bytes.type } };
+        const err12 = { instancePath: instancePath + "/object_storage_max_insert_bytes", keyword: "type", params: { type: schema73.properties.object_storage_max_insert_bytes.type } };
         if (vErrors === null) {
           vErrors = [err12];
         } else {
@@ -2647,7 +2732,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.object_storage_max_file_count !== void 0) {
       let data4 = data.object_storage_max_file_count;
       if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)) && isFinite(data4)) && data4 !== null) {
-        const err16 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "type", params: { type: schema72.properties.object_storage_max_file_count.type } };
+        const err16 = { instancePath: instancePath + "/object_storage_max_file_count", keyword: "type", params: { type: schema73.properties.object_storage_max_file_count.type } };
         if (vErrors === null) {
           vErrors = [err16];
         } else {
@@ -2688,7 +2773,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.engine_max_threads !== void 0) {
       let data5 = data.engine_max_threads;
       if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)) && isFinite(data5)) && data5 !== null) {
-        const err20 = { instancePath: instancePath + "/engine_max_threads", keyword: "type", params: { type: schema72.properties.engine_max_threads.type } };
+        const err20 = { instancePath: instancePath + "/engine_max_threads", keyword: "type", params: { type: schema73.properties.engine_max_threads.type } };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -2729,7 +2814,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.engine_max_insert_threads !== void 0) {
       let data6 = data.engine_max_insert_threads;
       if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)) && isFinite(data6)) && data6 !== null) {
-        const err24 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "type", params: { type: schema72.properties.engine_max_insert_threads.type } };
+        const err24 = { instancePath: instancePath + "/engine_max_insert_threads", keyword: "type", params: { type: schema73.properties.engine_max_insert_threads.type } };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -2770,7 +2855,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.engine_min_insert_block_size_bytes !== void 0) {
       let data7 = data.engine_min_insert_block_size_bytes;
       if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)) && isFinite(data7)) && data7 !== null) {
-        const err28 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "type", params: { type: schema72.properties.engine_min_insert_block_size_bytes.type } };
+        const err28 = { instancePath: instancePath + "/engine_min_insert_block_size_bytes", keyword: "type", params: { type: schema73.properties.engine_min_insert_block_size_bytes.type } };
         if (vErrors === null) {
           vErrors = [err28];
         } else {
@@ -2811,7 +2896,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.engine_max_download_threads !== void 0) {
       let data8 = data.engine_max_download_threads;
       if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8)) && isFinite(data8)) && data8 !== null) {
-        const err32 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "type", params: { type: schema72.properties.engine_max_download_threads.type } };
+        const err32 = { instancePath: instancePath + "/engine_max_download_threads", keyword: "type", params: { type: schema73.properties.engine_max_download_threads.type } };
         if (vErrors === null) {
           vErrors = [err32];
         } else {
@@ -2852,7 +2937,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.engine_parallel_distributed_insert_select !== void 0) {
       let data9 = data.engine_parallel_distributed_insert_select;
       if (!(typeof data9 == "number" && (!(data9 % 1) && !isNaN(data9)) && isFinite(data9)) && data9 !== null) {
-        const err36 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "type", params: { type: schema72.properties.engine_parallel_distributed_insert_select.type } };
+        const err36 = { instancePath: instancePath + "/engine_parallel_distributed_insert_select", keyword: "type", params: { type: schema73.properties.engine_parallel_distributed_insert_select.type } };
         if (vErrors === null) {
           vErrors = [err36];
         } else {
@@ -2893,7 +2978,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.object_storage_use_cluster_function !== void 0) {
       let data10 = data.object_storage_use_cluster_function;
       if (typeof data10 !== "boolean" && data10 !== null) {
-        const err40 = { instancePath: instancePath + "/object_storage_use_cluster_function", keyword: "type", params: { type: schema72.properties.object_storage_use_cluster_function.type } };
+        const err40 = { instancePath: instancePath + "/object_storage_use_cluster_function", keyword: "type", params: { type: schema73.properties.object_storage_use_cluster_function.type } };
         if (vErrors === null) {
           vErrors = [err40];
         } else {
@@ -2905,7 +2990,7 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     if (data.engine_parallel_view_processing !== void 0) {
       let data11 = data.engine_parallel_view_processing;
       if (typeof data11 !== "boolean" && data11 !== null) {
-        const err41 = { instancePath: instancePath + "/engine_parallel_view_processing", keyword: "type", params: { type: schema72.properties.engine_parallel_view_processing.type } };
+        const err41 = { instancePath: instancePath + "/engine_parallel_view_processing", keyword: "type", params: { type: schema73.properties.engine_parallel_view_processing.type } };
         if (vErrors === null) {
           vErrors = [err41];
         } else {
@@ -2923,10 +3008,10 @@ function validate165(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate165.errors = vErrors;
+  validate167.errors = vErrors;
   return errors === 0;
 }
-function validate136(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate138(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3022,26 +3107,26 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.state !== void 0) {
-      if (!validate137(data.state, { instancePath: instancePath + "/state", parentData: data, parentDataProperty: "state", rootData })) {
-        vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.scaling !== void 0) {
-      if (!validate139(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData })) {
+      if (!validate139(data.state, { instancePath: instancePath + "/state", parentData: data, parentDataProperty: "state", rootData })) {
         vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
         errors = vErrors.length;
       }
     }
-    if (data.source !== void 0) {
-      if (!validate141(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData })) {
+    if (data.scaling !== void 0) {
+      if (!validate141(data.scaling, { instancePath: instancePath + "/scaling", parentData: data, parentDataProperty: "scaling", rootData })) {
         vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
         errors = vErrors.length;
       }
     }
+    if (data.source !== void 0) {
+      if (!validate143(data.source, { instancePath: instancePath + "/source", parentData: data, parentDataProperty: "source", rootData })) {
+        vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
+        errors = vErrors.length;
+      }
+    }
     if (data.destination !== void 0) {
-      if (!validate157(data.destination, { instancePath: instancePath + "/destination", parentData: data, parentDataProperty: "destination", rootData })) {
-        vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
+      if (!validate159(data.destination, { instancePath: instancePath + "/destination", parentData: data, parentDataProperty: "destination", rootData })) {
+        vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
         errors = vErrors.length;
       }
     }
@@ -3050,8 +3135,8 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
       if (Array.isArray(data7)) {
         const len0 = data7.length;
         for (let i0 = 0; i0 < len0; i0++) {
-          if (!validate163(data7[i0], { instancePath: instancePath + "/fieldMappings/" + i0, parentData: data7, parentDataProperty: i0, rootData })) {
-            vErrors = vErrors === null ? validate163.errors : vErrors.concat(validate163.errors);
+          if (!validate165(data7[i0], { instancePath: instancePath + "/fieldMappings/" + i0, parentData: data7, parentDataProperty: i0, rootData })) {
+            vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
             errors = vErrors.length;
           }
         }
@@ -3066,8 +3151,8 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.settings !== void 0) {
-      if (!validate165(data.settings, { instancePath: instancePath + "/settings", parentData: data, parentDataProperty: "settings", rootData })) {
-        vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+      if (!validate167(data.settings, { instancePath: instancePath + "/settings", parentData: data, parentDataProperty: "settings", rootData })) {
+        vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
         errors = vErrors.length;
       }
     }
@@ -3124,10 +3209,10 @@ function validate136(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate136.errors = vErrors;
+  validate138.errors = vErrors;
   return errors === 0;
 }
-function validate133(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function validate135(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3171,8 +3256,8 @@ function validate133(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.result !== void 0) {
-      if (!validate136(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+      if (!validate138(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
+        vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
         errors = vErrors.length;
       }
     }
@@ -3185,11 +3270,11 @@ function validate133(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate133.errors = vErrors;
+  validate135.errors = vErrors;
   return errors === 0;
 }
-var getPipeSettings_response = validate168;
-function validate168(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+var getPipeSettings_response_200 = validate170;
+function validate170(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -3233,8 +3318,8 @@ function validate168(data, { instancePath = "", parentData, parentDataProperty, 
       }
     }
     if (data.result !== void 0) {
-      if (!validate165(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
+      if (!validate167(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
+        vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
         errors = vErrors.length;
       }
     }
@@ -3247,79 +3332,17 @@ function validate168(data, { instancePath = "", parentData, parentDataProperty, 
     }
     errors++;
   }
-  validate168.errors = vErrors;
-  return errors === 0;
-}
-var updatePipeSettings_response = validate172;
-function validate172(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  let vErrors = null;
-  let errors = 0;
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.status === void 0) {
-      const err0 = { instancePath, keyword: "required", params: { missingProperty: "status" } };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
-    }
-    if (data.requestId === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "requestId" } };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
-    }
-    if (data.result === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "result" } };
-      if (vErrors === null) {
-        vErrors = [err2];
-      } else {
-        vErrors.push(err2);
-      }
-      errors++;
-    }
-    if (data.status !== void 0) {
-      if (!validate113(data.status, { instancePath: instancePath + "/status", parentData: data, parentDataProperty: "status", rootData })) {
-        vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.requestId !== void 0) {
-      if (!validate115(data.requestId, { instancePath: instancePath + "/requestId", parentData: data, parentDataProperty: "requestId", rootData })) {
-        vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
-        errors = vErrors.length;
-      }
-    }
-    if (data.result !== void 0) {
-      if (!validate165(data.result, { instancePath: instancePath + "/result", parentData: data, parentDataProperty: "result", rootData })) {
-        vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-        errors = vErrors.length;
-      }
-    }
-  } else {
-    const err3 = { instancePath, keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err3];
-    } else {
-      vErrors.push(err3);
-    }
-    errors++;
-  }
-  validate172.errors = vErrors;
+  validate170.errors = vErrors;
   return errors === 0;
 }
 
 // validators.js
 var responseValidators = {
-  "GET /v1/organizations/{organizationId}/services": listServices_response,
-  "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints": createReversePrivateEndpoint_response,
-  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}": getPipe_response,
-  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": getPipeSettings_response,
-  "PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": updatePipeSettings_response
+  "GET /v1/organizations/{organizationId}/services": { "200": listServices_response_200, "400": listServices_response_400, "401": listServices_response_400, "403": listServices_response_400, "404": listServices_response_400, "429": listServices_response_400, "500": listServices_response_400 },
+  "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints": { "200": createReversePrivateEndpoint_response_200, "400": listServices_response_400, "401": listServices_response_400, "403": listServices_response_400, "404": listServices_response_400, "415": listServices_response_400, "429": listServices_response_400, "500": listServices_response_400 },
+  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}": { "200": getPipe_response_200, "400": listServices_response_400, "401": listServices_response_400, "403": listServices_response_400, "404": listServices_response_400, "424": listServices_response_400, "429": listServices_response_400, "500": listServices_response_400 },
+  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { "200": getPipeSettings_response_200, "400": listServices_response_400, "401": listServices_response_400, "403": listServices_response_400, "404": listServices_response_400, "424": listServices_response_400, "429": listServices_response_400, "500": listServices_response_400 },
+  "PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { "200": getPipeSettings_response_200, "400": listServices_response_400, "401": listServices_response_400, "403": listServices_response_400, "404": listServices_response_400, "415": listServices_response_400, "424": listServices_response_400, "429": listServices_response_400, "500": listServices_response_400 }
 };
 export {
   responseValidators

@@ -9,7 +9,7 @@ import { responseValidators as alertsResponses } from "../../generated/validator
 import type { OperationValidators, Validator } from "../../generated/validators/management.js";
 import { validators as managementValidators } from "../../generated/validators/management.js";
 import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
-import { apis } from "../support/bundles.js";
+import { apis, bundles, resolve } from "../support/bundles.js";
 import { operation, operations } from "../support/operations.js";
 
 /** The errors `validate` reports for `data`; [] when it accepts the data. */
@@ -32,9 +32,16 @@ describe("the validators maps", () => {
     expect([...parts(managementValidators), ...parts(alertsValidators)].sort()).toEqual(expected.sort());
   });
 
-  it("and one response validator per operation, by the same keys, in modules of their own", () => {
+  it("and, by the same keys in modules of their own, a validator per declared status with a JSON body", () => {
     expect([...Object.keys(managementResponses), ...Object.keys(alertsResponses)].sort()).toEqual(operations.map((o) => o.key).sort());
-    for (const validate of [...Object.values(managementResponses), ...Object.values(alertsResponses)]) expect(validate).toBeTypeOf("function");
+    for (const o of operations) {
+      const byStatus: Record<string, Validator> = (o.api === "management" ? managementResponses : alertsResponses)[o.key as never];
+      const withJson = Object.entries(bundles[o.api].paths[o.path][o.method.toLowerCase()].responses)
+        .filter(([, response]) => resolve(o.api, response).content?.["application/json"])
+        .map(([status]) => status);
+      expect(Object.keys(byStatus).sort()).toEqual(withJson.sort());
+      for (const validate of Object.values(byStatus)) expect(validate).toBeTypeOf("function");
+    }
   });
 
   it.each(apis.flatMap((api) => [api, `${api}-responses`]))("%s.js is self-contained: no import, no require call, no node: module", (module) => {

@@ -42,7 +42,7 @@ export interface Operation {
 }
 
 const generatedValidators: Record<Api, Record<string, OperationValidators>> = { management: managementValidators, alerts: alertsValidators };
-const generatedResponses: Record<Api, Record<string, Validator>> = { management: managementResponses, alerts: alertsResponses };
+const generatedResponses: Record<Api, Record<string, Record<string, Validator>>> = { management: managementResponses, alerts: alertsResponses };
 
 export const operations: Operation[] = apis.flatMap((api) => {
   const namedExamples = (media: { examples?: Record<string, unknown> } | undefined) =>
@@ -50,7 +50,7 @@ export const operations: Operation[] = apis.flatMap((api) => {
   return operationsOf(bundles[api]).map((entry): Operation => {
     const { key, path, method, operation, operationId, parameters } = entry;
     const requestValidators = generatedValidators[api][key];
-    const response = generatedResponses[api][key];
+    const response = generatedResponses[api][key]?.["200"];
     if (!requestValidators || !response) throw new Error(`no generated validators for ${key}: run npm run generate`);
     const validators = { ...requestValidators, response };
     return {
