@@ -17,7 +17,7 @@ try {
 }
 
 // HTTP errors have a class per status, with the status, the server's body and the request id.
-// (`Prefer: code=404` asks the Prism mock for its 404 answer.)
+// (`Prefer: code=404` asks the mock, or the sandbox, for the 404 the operation declares.)
 try {
   await management.pipes.get(pipe, { headers: { Prefer: "code=404" } });
 } catch (error) {

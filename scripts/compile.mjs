@@ -1,6 +1,8 @@
 // npm run compile: builds the package into dist/ from src/ (and the generated/ modules it imports).
 //   dist/index.js, dist/index.cjs   one bundled ES module and one CommonJS file (esbuild), minified, openapi-fetch
 //                                   bundled in (its license in dist/THIRD-PARTY-LICENSES.md)
+//   dist/sandbox.js, dist/sandbox.cjs  `ingestion-api/sandbox`, the in-process sandbox: the engine, the bundles and
+//                                   every validator bundled in, no `node:` import (it runs in browsers and jsdom)
 //   dist/redis.js, dist/redis.cjs   `ingestion-api/redis`, the shared rate-limit store, rate-limiter-flexible's Redis
 //                                   limiter bundled in; the Redis client stays the caller's (an optional peer)
 //   dist/validators/<api>[-responses].js  the generated validators, minified, each an ES module of its own that a
@@ -12,7 +14,7 @@
 //                                   `require` consumers get CommonJS-typed declarations (what attw checks)
 // Type errors fail the build (tsconfig.build.json, without @types/node, so nothing Node-only leaks
 // into the declarations), and so does any `node:` import or `require(` in the ES module.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { build } from "esbuild";
 import ts from "typescript";
@@ -56,6 +58,10 @@ const validatorFiles = readdirSync(join(root, "generated", "validators")).filter
 const [esmBuild] = await Promise.all([
   build({ ...common, format: "esm", outfile: join(outDir, "index.js"), metafile: true, plugins: [validatorsBesideTheClient] }),
   build({ ...common, format: "cjs", outfile: join(outDir, "index.cjs"), plugins: [validatorsBesideTheClient] }),
+  // The in-process sandbox: a test double for any runtime, so `neutral` too, with its own entry so no client carries it.
+  ...["esm", "cjs"].map((format) =>
+    build({ ...common, entryPoints: ["src/sandbox/in-process.ts"], format, outfile: join(outDir, format === "esm" ? "sandbox.js" : "sandbox.cjs") }),
+  ),
   // The Redis store: a Node program's part, with its own entry so no client carries it.
   ...["esm", "cjs"].map((format) =>
     build({ ...common, entryPoints: ["src/redis.ts"], platform: "node", format, outfile: join(outDir, format === "esm" ? "redis.js" : "redis.cjs") }),
@@ -82,6 +88,9 @@ const [esmBuild] = await Promise.all([
     banner: { js: "#!/usr/bin/env node" },
   }),
 ]);
+
+// The command runs as a program of its own (`./dist/cli.js`, and the bin npm links to it).
+chmodSync(join(outDir, "cli.js"), 0o755);
 
 // The ES module imports its validators and nothing else: no package, no Node built-in, no require().
 const imported = Object.values(esmBuild.metafile.outputs).flatMap((output) => output.imports.map(({ path, kind }) => `${kind} ${path}`));
@@ -137,7 +146,14 @@ function writeDeclaration(file, text) {
 const emitted = program.emit(undefined, (file, text) => {
   if (file.endsWith(".d.ts")) writeDeclaration(file, text);
 });
-if (emitted.emitSkipped) throw new Error("compile: tsc skipped the declaration emit");
+// tsc reports the emit as skipped when the program holds JSON modules (the sandbox's bundles), which have no
+// declarations to emit: what counts is that it had nothing to say and wrote every entry's declarations.
+const entryDeclarations = ["dist/src/index.d.ts", "dist/src/redis.d.ts", "dist/src/sandbox/in-process.d.ts"];
+const unwritten = entryDeclarations.filter((file) => !declarations.includes(file));
+if (emitted.diagnostics.length > 0 || unwritten.length > 0) {
+  const said = emitted.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, " ")).join("; ");
+  throw new Error(`compile: tsc did not write ${unwritten.join(", ") || "every declaration"}${said ? `: ${said}` : ""}`);
+}
 
 // Hand-written or generated .d.ts inputs from the repo (generated/validators/*.d.ts) are not emitted
 // by tsc but are imported by the emitted ones: copy them alongside.
@@ -149,5 +165,5 @@ for (const source of program.getSourceFiles()) {
 }
 
 console.error(
-  `compile: wrote dist/index.js (${esm.length} B), dist/index.cjs, dist/validators/, dist/redis.js and .cjs, dist/cli.js and ${declarations.length} declarations with .d.cts twins`,
+  `compile: wrote dist/index.js (${esm.length} B), dist/index.cjs, dist/validators/, dist/sandbox.js and .cjs, dist/redis.js and .cjs, dist/cli.js and ${declarations.length} declarations with .d.cts twins`,
 );

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { afterEach, expect, inject, it, vi } from "vitest";
 import { operation, operations } from "./support/operations.js";
+import { sandboxCredentials, startSandboxBehindPrism } from "./support/sandbox.js";
 import { organizationId } from "./support/sdk-fixtures.js";
 
 afterEach(() => {
@@ -22,13 +23,29 @@ function operationOf(method: string, url: string) {
   );
 }
 
-async function run(example: string, sent: SentBodies = []): Promise<string[]> {
-  vi.stubEnv("INGESTION_API_URL", inject("managementUrl"));
-  vi.stubEnv("INGESTION_API_KEY_ID", "example-key-id");
-  vi.stubEnv("INGESTION_API_KEY_SECRET", "example-key-secret");
+/** Where an example runs: the static mocks (any credentials), unless told otherwise. */
+interface Target {
+  management: string;
+  alerts: string;
+  keyId: string;
+  keySecret: string;
+  token: string;
+}
+const mocks = (): Target => ({
+  management: inject("managementUrl"),
+  alerts: inject("alertsUrl"),
+  keyId: "example-key-id",
+  keySecret: "example-key-secret",
+  token: "example-token",
+});
+
+async function run(example: string, sent: SentBodies = [], target: Target = mocks()): Promise<string[]> {
+  vi.stubEnv("INGESTION_API_URL", target.management);
+  vi.stubEnv("INGESTION_API_KEY_ID", target.keyId);
+  vi.stubEnv("INGESTION_API_KEY_SECRET", target.keySecret);
   vi.stubEnv("INGESTION_ORGANIZATION_ID", organizationId);
-  vi.stubEnv("INGESTION_ALERTS_URL", inject("alertsUrl"));
-  vi.stubEnv("INGESTION_ALERTS_TOKEN", "example-token");
+  vi.stubEnv("INGESTION_ALERTS_URL", target.alerts);
+  vi.stubEnv("INGESTION_ALERTS_TOKEN", target.token);
   const lines: string[] = [];
   vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => void lines.push(args.join(" ")));
   const send = globalThis.fetch;
@@ -99,3 +116,14 @@ it("examples/errors.ts shows a validation error and a typed HTTP error", async (
   expect(lines[1]).toBe(`not found: HTTP 404, request ${resource("getPipe", "404").requestId}`);
   expect(lines).toHaveLength(2);
 });
+
+it("examples/errors.ts prints the same against npm start's sandbox behind Prism: Prefer works there too", async () => {
+  const running = await startSandboxBehindPrism();
+  try {
+    const lines = await run("errors", [], { ...running.proxyUrl, ...sandboxCredentials });
+    expect(lines[0]).toMatch(/^invalid: \/streaming_max_insert_wait_ms must be <= \d+$/);
+    expect(lines[1]).toBe(`not found: HTTP 404, request ${resource("getPipe", "404").requestId}`);
+  } finally {
+    await running.stop();
+  }
+}, 60_000);

@@ -1,8 +1,9 @@
 // `ingestion-api sandbox`: the package's command. Starts a stateful sandbox of both interfaces on loopback and
-// says where it is and how to authenticate. Ctrl-C stops it.
-import { readFileSync } from "node:fs";
+// says where it is and how to authenticate. It stops on Ctrl-C, SIGTERM or SIGHUP, and when the process that
+// started it goes away (its stdin pipe closes, or its parent is gone), so a test runner never leaves one behind.
+import { fstatSync, readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import packageJson from "../../package.json" with { type: "json" };
+import { packageVersion } from "../../generated/package.js";
 import { alerts, management } from "../interfaces.js";
 import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
 import { rateLimitsOf } from "./rate-limit.js";
@@ -16,12 +17,15 @@ const credentialVariables: Record<keyof SandboxCredentials, string> = {
   keySecret: management.environment.keySecret,
   token: alerts.environment.token,
 };
-const usage = `usage: ingestion-api sandbox [--port N] [--host ADDRESS] [--seed data.json] [--key-id ID] [--key-secret SECRET] [--token TOKEN] [--rate-limit [N/Ts]]
+const usage = `usage: ingestion-api sandbox [--port N] [--host ADDRESS] [--allowed-host NAME]... [--seed data.json] [--key-id ID] [--key-secret SECRET]
+                             [--token TOKEN] [--rate-limit [N/Ts]] [--latency MS | MIN-MAX] [--max-resources N]
 
 A stateful server of both interfaces (management under /v1, alerting under /api/v2) for integration tests:
 created resources can be read back, settings replaced and read again, requests are checked against the contract.
   --port        port to listen on (default ${defaultPort}; 0 picks a free one)
-  --host        address to listen on (default 127.0.0.1; another one also exposes the /_sandbox/ routes, which take no credentials)
+  --host        address to listen on (default 127.0.0.1). Any other exposes the sandbox, and its /_sandbox/ routes, which
+                take no credentials, to whoever reaches that address
+  --allowed-host  a host name it also answers to (a container's name, say); it answers only its own names otherwise
   --seed        a JSON file of { services, pipes, reversePrivateEndpoints, alerts } to start with, instead of the
                 specs' examples (GET /_sandbox/state answers the current data in that shape)
   --key-id, --key-secret   HTTP Basic credentials of the management interface (default ${credentialVariables.keyId}, ${credentialVariables.keySecret}, else printed)
@@ -29,7 +33,11 @@ created resources can be read back, settings replaced and read again, requests a
   --rate-limit  answer 429 past each credential's limit, as the services do (management: JSON with X-RateLimit-Reset;
                 alerting: text/html with Retry-After): alone, the contract's limits (10 per 10 s, 100 per 60 s);
                 N/Ts or N/Tms (10/1s) for both interfaces, to test a client's back-off quickly
-POST /_sandbox/reset puts the data back as it was at start.`;
+  --latency     milliseconds every answer waits: a number, or MIN-MAX for a delay drawn for each answer
+  --max-resources  the most reverse private endpoints, and alerts, that creates may add (default 10000)
+Test what fails too: a Prefer header (code=404, example=NAME) gets any answer the operation declares, and
+POST /_sandbox/faults adds rules ({"operation": "getPipe", "status": 500, "count": 1}; "reset", "truncate";
+delayMs, probability, headers). POST /_sandbox/reset puts the data back as it was at start.`;
 
 function fail(message: string): never {
   console.error(`ingestion-api: ${message}`);
@@ -53,6 +61,9 @@ function parse() {
       "key-secret": { type: "string" },
       token: { type: "string" },
       "rate-limit": { type: "string" },
+      latency: { type: "string" },
+      "allowed-host": { type: "string", multiple: true },
+      "max-resources": { type: "string" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -101,15 +112,85 @@ try {
 } catch (error) {
   fail((error as Error).message);
 }
+/** `--latency 50` or `--latency 20-80`. */
+function latencyOf(value: string): number | [number, number] {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(value);
+  const [low, high] = [Number(match?.[1]), Number(match?.[2] ?? match?.[1])];
+  if (!match || low > high || high > 60_000) fail(`--latency takes milliseconds up to 60000, or MIN-MAX (say 20-80); got ${JSON.stringify(value)}`);
+  return low === high ? low : [low, high];
+}
+const latencyMs = values.latency === undefined ? undefined : latencyOf(values.latency);
+const maxResources = Number(values["max-resources"] ?? 10_000);
+if (!Number.isInteger(maxResources) || maxResources < 0) fail("--max-resources must be an integer of 0 or more");
+const host = values.host ?? "127.0.0.1";
+const loopback = host === "localhost" || host === "::1" || /^127\./.test(host);
+
 const limitsLine = rateLimits
   ? `\n  limits      ${[...rateLimits].map(([api, { requests, intervalMs }]) => `${api.name} ${requests} per ${intervalMs} ms`).join(", ")} per credential; past them, 429`
   : "";
 
+/**
+ * The processes it runs under, nearest first, up to three: its parent and, where /proc tells (Linux), theirs. `npx`
+ * runs the command under `sh -c`, which outlives an `npx` stopped with SIGTERM without passing the signal on, so
+ * the parent alone is not enough.
+ */
+function ancestors(): number[] {
+  const found = [process.ppid];
+  while (found.length < 3) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${found.at(-1)}/stat`, "utf8");
+    } catch {
+      break;
+    }
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (!(parent > 1)) break;
+    found.push(parent);
+  }
+  return found;
+}
+
+/** Whether a process still exists (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Stops with the processes that started it: its stdin pipe closing, or one of them gone. */
+function stopWithParent(stop: () => void): void {
+  const stdin = fstatSync(0);
+  // A pipe from the starter (a child process's stdin is a socket pair): it closes when the starter goes.
+  if (stdin.isFIFO() || stdin.isSocket()) process.stdin.on("end", stop).on("close", stop).resume();
+  const watched = ancestors();
+  setInterval(() => {
+    if (!watched.every(alive)) stop();
+  }, 500).unref();
+}
+
 try {
-  const sandbox = await startSandbox({ seed, credentials, port, host: values.host ?? "127.0.0.1", ...(rateLimits && { rateLimits }) });
-  const stop = () => sandbox.close().then(() => process.exit(0));
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  const sandbox = await startSandbox({
+    seed,
+    credentials,
+    port,
+    host,
+    extraHosts: values["allowed-host"] ?? [],
+    maxResources,
+    ...(rateLimits && { rateLimits }),
+    ...(latencyMs !== undefined && { latencyMs }),
+  });
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    sandbox.close().then(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+  stopWithParent(stop);
   const count = (items: unknown[], name: string) => `${items.length} ${name}${items.length === 1 ? "" : "s"}`;
   const counts = [
     count(seed.services, "service"),
@@ -117,11 +198,16 @@ try {
     count(seed.reversePrivateEndpoints, "reverse private endpoint"),
     count(seed.alerts, "alert"),
   ].join(", ");
-  console.log(`ingestion-api sandbox ${packageJson.version} on ${sandbox.url}
+  if (!loopback) {
+    console.warn(
+      `ingestion-api: warning: listening on ${host}, not loopback: whoever reaches it can use the sandbox with the credentials below and its /_sandbox/ routes (reset, state, faults), which take none`,
+    );
+  }
+  console.log(`ingestion-api sandbox ${packageVersion} on ${sandbox.url}
   management  ${sandbox.url}/v1/...      HTTP Basic: key id ${shown(chosen.keyId)}, key secret ${shown(chosen.keySecret)}
   alerts      ${sandbox.url}/api/v2/...  Bearer token ${shown(chosen.token)}
   data        ${values.seed ? values.seed : "the specs' examples"}: ${counts}${limitsLine}
-  POST ${sandbox.url}/_sandbox/reset puts the data back; GET ${sandbox.url}/_sandbox/state shows it.
+  POST ${sandbox.url}/_sandbox/reset puts the data back; GET ${sandbox.url}/_sandbox/state shows it; /_sandbox/faults injects failures.
 Ctrl-C stops it.`);
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code;

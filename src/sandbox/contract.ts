@@ -51,10 +51,13 @@ export interface Operation {
   names: string[];
   /** Query parameters the operation declares; others are ignored, as Prism ignores them. */
   queryNames: string[];
+  /** The request validators, and the 200 answer's. */
   validators: OperationValidators & { response: Validator };
+  /** A validator of each declared status's JSON body, by status. */
+  answers: Record<string, Validator>;
 }
 
-const generated = new Map<Api, [Record<string, OperationValidators>, Record<string, Validator>]>([
+const generated = new Map<Api, [Record<string, OperationValidators>, Record<string, Record<string, Validator>>]>([
   [management, [managementValidators, managementResponses]],
   [alerts, [alertsValidators, alertsResponses]],
 ]);
@@ -63,8 +66,9 @@ function operationsIn(api: Api): Operation[] {
   const [requests, responses] = generated.get(api) ?? [{}, {}];
   return operationsOf(bundleOf(api)).map(({ key, path: template, method, operationId, parameters }: WalkedOperation) => {
     const validators = requests[key];
-    const response = responses[key];
-    if (!validators || !response) throw new Error(`sandbox: no generated validators for ${key}`);
+    const answers = responses[key];
+    const response = answers?.["200"];
+    if (!validators || !answers || !response) throw new Error(`sandbox: no generated validators for ${key}`);
     return {
       api,
       operationId,
@@ -74,6 +78,7 @@ function operationsIn(api: Api): Operation[] {
       names: [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
       queryNames: parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name),
       validators: { ...validators, response },
+      answers,
     };
   });
 }
@@ -88,11 +93,61 @@ export function operationNamed(operationId: OperationId): Operation {
   return operation;
 }
 
-/** The declared answer of an operation's status: its description, content and headers, references resolved. */
-function declaredResponse({ api, template, method }: Operation, status: string) {
+interface DeclaredResponse {
+  content?: Record<string, { examples?: Record<string, unknown> }>;
+  headers?: Record<string, unknown>;
+}
+
+/** The responses an operation declares, by status, references resolved. */
+function declaredResponses({ api, template, method }: Operation): Record<string, DeclaredResponse> {
   const bundle = bundleOf(api);
   const declared = bundle.paths[template]?.[method.toLowerCase()] as { responses: Record<string, unknown> };
-  return resolveRef(bundle, declared.responses[status]);
+  return Object.fromEntries(Object.entries(declared.responses).map(([status, response]) => [status, resolveRef(bundle, response)]));
+}
+
+function declaredResponse(operation: Operation, status: string): DeclaredResponse | undefined {
+  return declaredResponses(operation)[status];
+}
+
+/** The statuses an operation declares, in the spec's order. */
+export function declaredStatuses(operation: Operation): string[] {
+  return Object.keys(declaredResponses(operation));
+}
+
+/** A declared answer, ready to send: its status, its named example as the body, the examples of its headers. */
+export interface DeclaredAnswer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+  /** The examples this status has, by name, for a caller that named one that is not there. */
+  exampleNames: string[];
+}
+
+/**
+ * The answer an operation declares for `status` (a code, or a range such as `5XX` answered as `answerStatus`), with
+ * the example named `exampleName` (else its first), in its first media type: a JSON body as a value, any other as
+ * text with its content type. Undefined when the status is not declared or the example is not there.
+ */
+export function declaredAnswer(operation: Operation, status: string, exampleName?: string, answerStatus = Number(status)): DeclaredAnswer | undefined {
+  const response = declaredResponse(operation, status);
+  if (!response) return undefined;
+  const bundle = bundleOf(operation.api);
+  const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
+  const examples = Object.fromEntries(
+    Object.entries(media?.examples ?? {}).map(([name, example]) => [name, resolveRef(bundle, example) as { value: unknown }]),
+  );
+  const example = exampleName === undefined ? Object.values(examples)[0] : examples[exampleName];
+  if (exampleName !== undefined && !example) return undefined;
+  const headers: Record<string, string> = {};
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    const { example: value, schema } = resolveRef(bundle, header) as { example?: unknown; schema?: { example?: unknown } };
+    const shown = value ?? schema?.example;
+    if (shown !== undefined) headers[name.toLowerCase()] = String(shown);
+  }
+  const json = mediaType === "application/json";
+  if (mediaType && !json) headers["content-type"] = `${mediaType}; charset=utf-8`;
+  const body = example === undefined ? undefined : structuredClone(example.value);
+  return { status: answerStatus, body: json || body === undefined ? body : String(body), headers, exampleNames: Object.keys(examples) };
 }
 
 /** The values of every named example of an operation's 200 answer, in the order the spec lists them. */

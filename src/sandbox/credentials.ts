@@ -1,6 +1,5 @@
 // Who may call the sandbox: one key pair for interface A (HTTP Basic) and one token for interface B (Bearer),
 // from flags, else the environment variables the SDK reads, else the defaults printed at start.
-import { timingSafeEqual } from "node:crypto";
 import { management } from "../interfaces.js";
 import type { Api } from "./contract.js";
 import defaults from "./default-credentials.json" with { type: "json" };
@@ -17,17 +16,29 @@ export interface SandboxCredentials {
  */
 export const defaultCredentials: SandboxCredentials = defaults;
 
-const equal = (a: string, b: string) => {
-  const [left, right] = [Buffer.from(a), Buffer.from(b)];
-  return left.length === right.length && timingSafeEqual(left, right);
-};
+/** Compares in time that depends on the lengths only, not on where the two first differ. */
+function equal(a: string, b: string): boolean {
+  const [left, right] = [new TextEncoder().encode(a), new TextEncoder().encode(b)];
+  let difference = left.length ^ right.length;
+  for (let index = 0; index < left.length; index++) difference |= (left[index] as number) ^ (right[index % right.length] ?? 0);
+  return difference === 0;
+}
+
+/** A Basic credential's `id:secret`, or undefined when it is not base64 of UTF-8. */
+function decodedBasic(value: string): string | undefined {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(atob(value), (char) => char.charCodeAt(0)));
+  } catch {
+    return undefined;
+  }
+}
 
 /** Whether an `Authorization` header carries this interface's credentials in its scheme. */
 export function authorized(api: Api, header: string | undefined, credentials: SandboxCredentials): boolean {
   const [scheme = "", value = ""] = (header ?? "").trim().split(/\s+/, 2);
   if (scheme.toLowerCase() !== api.scheme.toLowerCase()) return false;
   if (api !== management) return equal(value, credentials.token);
-  return equal(Buffer.from(value, "base64").toString("utf8"), `${credentials.keyId}:${credentials.keySecret}`);
+  return equal(decodedBasic(value) ?? "", `${credentials.keyId}:${credentials.keySecret}`);
 }
 
 /** The challenge a 401 carries, naming the scheme the interface expects. */

@@ -45,6 +45,12 @@ function matches(tags: Record<string, string>, filter: string): boolean {
 // A created endpoint answers the other types' fields as null, as the example does.
 const endpointFields = typeDependentEndpointFields();
 
+/** The kind of resource each create adds to, which the sandbox caps (`--max-resources`). */
+export const created: Partial<Record<OperationId, "reversePrivateEndpoints" | "alerts">> = {
+  createReversePrivateEndpoint: "reversePrivateEndpoints",
+  createAlert: "alerts",
+};
+
 /** One handler per operation of the contract: an operation without one does not compile. */
 export const handlers: Record<OperationId, Handler> = {
   listServices(data, { path, query }) {

@@ -1,126 +1,140 @@
-// The sandbox's HTTP server (node:http): routes a request to its operation by the bundles' path templates, then
-// authenticates it, checks it against the contract and runs the operation over in-memory data.
+// The sandbox's HTTP server: a node:http shell around the engine (engine.ts) that also keeps a developer's machine
+// safe from the network and from web pages. It answers only its own host names (DNS rebinding), reads a body only
+// to its cap and within a time, and an answer decided before the body (401, 404, 413, 415, a fault) closes the
+// connection instead of reading the rest. Then it plays the engine's answer: after its delay, whole, or dropped.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { type Answer, failure } from "./answers.js";
-import { type Api, apis, type Operation, operations, unauthorizedMessage } from "./contract.js";
-import { control, controlPrefix, type SandboxState } from "./control.js";
-import { authorized, challenge, type SandboxCredentials } from "./credentials.js";
-import { handlers } from "./operations.js";
-import { createRateLimiter, type SandboxRateLimit } from "./rate-limit.js";
-import { rejection } from "./request-checks.js";
-import type { SandboxData } from "./seed.js";
+import type { Answer } from "./answers.js";
+import type { SandboxState } from "./control.js";
+import { createEngine, type EngineAnswer, type EngineOptions } from "./engine.js";
+import type { Faults } from "./faults.js";
+import { allowedHosts, isAllowedHost } from "./local-only.js";
 
-export interface SandboxOptions {
-  /** The data to start with, and to go back to on `POST /_sandbox/reset`. */
-  seed: SandboxData;
-  credentials: SandboxCredentials;
+export interface SandboxOptions extends Omit<EngineOptions, "allowedHosts"> {
   /** Default 0: a free port. */
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
-  /** Each interface's limit per credential (`--rate-limit`); none by default. */
-  rateLimits?: Map<Api, SandboxRateLimit>;
+  /** Host names it answers besides the loopback ones and `host` (`--allowed-host`). */
+  extraHosts?: string[];
 }
 
 export interface Sandbox {
   url: string;
   state: SandboxState;
+  faults: Faults;
   close(): Promise<void>;
 }
 
 /** Larger bodies are refused: no request of the contract comes near it. */
 const maxBodyBytes = 1024 * 1024;
 
-/** The interface whose prefix a path starts with (management when none does), for answers to unknown paths. */
-const apiOfPath = (path: string): Api => apis.find(({ prefix }) => path.startsWith(`${prefix}/`)) ?? (apis[0] as Api);
+/** The bytes of an answer's body: JSON for a value, the text as it is (with the content type its answer names). */
+function encoded({ body, headers = {} }: Answer): { bytes: Buffer; headers: Record<string, string> } {
+  if (body === undefined) return { bytes: Buffer.alloc(0), headers };
+  if (typeof body === "string") return { bytes: Buffer.from(body), headers };
+  const requestId = (body as { requestId?: unknown }).requestId;
+  return {
+    bytes: Buffer.from(JSON.stringify(body)),
+    headers: { "content-type": "application/json", ...(typeof requestId === "string" && { "x-request-id": requestId }), ...headers },
+  };
+}
 
-function send(response: ServerResponse, { status, body, headers = {} }: Answer): void {
-  const requestId = (body as { requestId?: unknown } | undefined)?.requestId;
-  // A text body (the alerting rate limiter's HTML) goes as it is, with the content type its answer names.
-  const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
-  response.writeHead(status, {
-    ...(body !== undefined && { "content-type": "application/json" }),
-    ...(typeof requestId === "string" && { "x-request-id": requestId }),
-    ...headers,
+/** Plays an answer: after its delay, whole, cut half-way (`truncate`) or not at all (`reset`). */
+function play(socket: Socket, request: IncomingMessage, response: ServerResponse, answer: EngineAnswer, bodyRead: boolean): void {
+  const go = () => {
+    if (response.destroyed) return;
+    if (answer.drop === "reset") return void socket.destroy();
+    const { bytes, headers } = encoded(answer);
+    // What was not read is not read: the connection closes after the answer instead.
+    const close =
+      !bodyRead &&
+      (request.headers["content-length"] !== undefined ? request.headers["content-length"] !== "0" : request.headers["transfer-encoding"] !== undefined);
+    response.writeHead(answer.status, { ...headers, "content-length": String(bytes.length), ...(close && { connection: "close" }) });
+    if (answer.drop === "truncate") {
+      response.write(bytes.subarray(0, bytes.length >> 1), () => socket.destroy());
+      return;
+    }
+    response.end(bytes, () => {
+      if (close) closeAfterAnswer(socket);
+    });
+  };
+  if (answer.delayMs > 0) setTimeout(go, answer.delayMs);
+  else go();
+}
+
+/**
+ * Closes a connection whose request body was not read. Destroyed at once, a socket with unread data sends a reset,
+ * which can wipe the answer from the client's buffer before it is read; so the sandbox says it is done sending,
+ * drains what keeps coming for half a second (1 MiB at most), and only then destroys it.
+ */
+function closeAfterAnswer(socket: Socket): void {
+  let drained = 0;
+  const timer = setTimeout(() => socket.destroy(), 500);
+  socket.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > maxBodyBytes) socket.destroy();
   });
-  response.end(text);
+  socket.once("close", () => clearTimeout(timer));
+  socket.end();
+  socket.resume();
 }
 
-async function readBody(request: IncomingMessage): Promise<string | undefined> {
-  let text = "";
-  for await (const chunk of request.setEncoding("utf8")) {
-    text += chunk;
-    if (text.length > maxBodyBytes) return undefined;
-  }
-  return text;
-}
-
-/** The operation a method and path name, or the answer for a path or method the contract does not have. */
-function route(method: string, path: string): { operation: Operation; match: RegExpExecArray } | Answer {
-  const candidates = operations.flatMap((operation) => {
-    const match = operation.pattern.exec(path);
-    return match ? [{ operation, match }] : [];
+/**
+ * The body as text, or undefined when it passes the cap: reading then stops, and the socket stays open for the 413,
+ * after which it is closed.
+ */
+function readBody(request: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBodyBytes) return void chunks.push(chunk);
+      request.off("data", onData).pause();
+      resolve(undefined);
+    };
+    request.on("data", onData);
+    request.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.once("error", reject);
   });
-  const found = candidates.find(({ operation }) => operation.method === method);
-  if (found) return found;
-  if (candidates.length === 0) return failure(apiOfPath(path), 404, `No operation of the contract has the path ${path}`);
-  const allow = candidates.map(({ operation }) => operation.method).join(", ");
-  return { ...failure(candidates[0]?.operation.api ?? apiOfPath(path), 405, `${method} is not an operation of this path; use ${allow}`), headers: { allow } };
 }
 
-type RateLimiter = ReturnType<typeof createRateLimiter>;
-
-async function answer(state: SandboxState, credentials: SandboxCredentials, limiter: RateLimiter, request: IncomingMessage): Promise<Answer> {
-  const url = new URL(request.url ?? "/", "http://sandbox.invalid");
-  const method = request.method ?? "GET";
-  if (url.pathname.startsWith(controlPrefix)) return control(state, method, url.pathname);
-  const routed = route(method, url.pathname);
-  if ("status" in routed) return routed;
-  const { operation, match } = routed;
-  const { api } = operation;
-  // As the real services do: who is asking comes before what is asked.
-  if (!authorized(api, request.headers.authorization, credentials)) {
-    return { ...failure(api, 401, unauthorizedMessage(api)), headers: { "www-authenticate": challenge(api) } };
-  }
-  // Counted per credential, as the services count them: only a caller they know uses up a budget.
-  const limited = limiter.admit(api, request.headers.authorization as string);
-  if (limited) return limited;
-  const text = await readBody(request);
-  if (text === undefined) return failure(api, 413, `The body is larger than ${maxBodyBytes} bytes`);
-  let body: unknown;
-  try {
-    body = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    return failure(api, 400, "Invalid request: the body is not valid JSON");
-  }
-  const path: Record<string, string> = {};
-  try {
-    for (const [index, name] of operation.names.entries()) path[name] = decodeURIComponent(match[index + 1] ?? "");
-  } catch {
-    return failure(api, 400, "Invalid request: a path parameter is not valid percent-encoding");
-  }
-  // The contract's one query parameter, `filter`, is a repeated (exploded) array; undeclared ones are ignored.
-  const query = Object.fromEntries(operation.queryNames.filter((name) => url.searchParams.has(name)).map((name) => [name, url.searchParams.getAll(name)]));
-  const refused = rejection(operation, { ...path, ...query }, body);
-  if (refused) return refused;
-  return handlers[operation.operationId](state.data, { path, query, body });
-}
+const refusal = (status: number, error: string): EngineAnswer => ({ status, body: { error }, delayMs: 0 });
 
 /** Starts a sandbox and resolves once it listens. */
-export async function startSandbox({ seed, credentials, port = 0, host = "127.0.0.1", rateLimits = new Map() }: SandboxOptions): Promise<Sandbox> {
-  const limiter = createRateLimiter(rateLimits);
-  const state: SandboxState = {
-    data: structuredClone(seed),
-    reset() {
-      this.data = structuredClone(seed);
-    },
-  };
+export async function startSandbox({ port = 0, host = "127.0.0.1", extraHosts = [], ...options }: SandboxOptions): Promise<Sandbox> {
+  const hosts = allowedHosts(host, extraHosts);
+  const engine = createEngine({ ...options, allowedHosts: hosts });
   const sockets = new Set<Socket>();
-  const server = createServer((request, response) => {
-    answer(state, credentials, limiter, request).then(
-      (result) => send(response, result),
-      (error: unknown) => send(response, failure(apiOfPath(request.url ?? "/"), 500, `The sandbox failed: ${String(error)}`)),
+  // Headers within 10 s, the whole request within 30 s: a client that trickles cannot hold a connection for long.
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (request, response) => {
+    // Kept now: a request whose reading stops (past the cap) lets go of its socket, which the answer then closes.
+    const { socket } = request;
+    if (!isAllowedHost(request.headers.host, hosts)) {
+      return play(
+        socket,
+        request,
+        response,
+        refusal(403, `this sandbox answers only its own host names (${[...hosts].join(", ")}; --allowed-host adds one)`),
+        false,
+      );
+    }
+    const received = engine.receive({
+      method: request.method ?? "GET",
+      target: request.url ?? "/",
+      headers: request.headers as Record<string, string | undefined>,
+    });
+    if (typeof received !== "function") return play(socket, request, response, received, false);
+    const length = Number(request.headers["content-length"] ?? 0);
+    if (length > maxBodyBytes) return play(socket, request, response, refusal(413, `the body is larger than ${maxBodyBytes} bytes`), false);
+    readBody(request).then(
+      (text) => {
+        if (text === undefined) play(socket, request, response, refusal(413, `the body is larger than ${maxBodyBytes} bytes`), false);
+        else play(socket, request, response, received(text), true);
+      },
+      // The client went away, or sent the body too slowly.
+      () => socket.destroy(),
     );
   });
   server.on("connection", (socket) => {
@@ -131,7 +145,8 @@ export async function startSandbox({ seed, credentials, port = 0, host = "127.0.
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}`,
-    state,
+    state: engine.state,
+    faults: engine.faults,
     close: () =>
       new Promise<void>((resolve) => {
         // Keep-alive connections (Prism's, a test's) would hold close() open.

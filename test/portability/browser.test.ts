@@ -15,6 +15,7 @@ import { organizationId } from "../support/sdk-fixtures.js";
 const served: Record<string, string> = {
   "/smoke.html": "test/portability/smoke.html",
   "/dist/index.js": "dist/index.js",
+  "/dist/sandbox.js": "dist/sandbox.js",
   ...Object.fromEntries(readdirSync(join(root, "dist", "validators")).map((file) => [`/dist/validators/${file}`, `dist/validators/${file}`])),
   "/test/portability/run-examples.mjs": "test/portability/run-examples.mjs",
 };
@@ -106,5 +107,33 @@ it("names no User-Agent of its own in a browser, so a cross-origin call asks the
   } finally {
     await browser.close();
     await new Promise<void>((resolve) => api.close(() => resolve()));
+  }
+}, 60_000);
+
+it("runs the in-process sandbox (ingestion-api/sandbox) in the page: a created alert reads back, with no server", async () => {
+  const browser = await launchBrowserContext();
+  try {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(`http://127.0.0.1:${(pages.address() as AddressInfo).port}/smoke.html`);
+    requested.length = 0;
+    // As text, for the same reason as above.
+    const result = (await page.evaluate(`(async () => {
+      const { createAlertsClient } = await import("ingestion-api");
+      const { createSandbox } = await import("ingestion-api/sandbox");
+      const sandbox = createSandbox();
+      const alerts = createAlertsClient({ baseUrl: sandbox.baseUrl, fetch: sandbox.fetch, token: sandbox.credentials.token, rateLimit: false });
+      const created = await alerts.create({ source: "search", savedSearchId: "65f1c2d3e4b5a69788796a30", threshold: 5, thresholdType: "below", interval: "15m", channel: { type: "webhook", webhookId: "65f1c2d3e4b5a69788796a20" } });
+      const again = await alerts.get(created.id);
+      return { same: JSON.stringify(again) === JSON.stringify(created), alerts: sandbox.state.alerts.length };
+    })()`)) as { same: boolean; alerts: number };
+    expect(result.same).toBe(true);
+    expect(result.alerts).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    // Only the page's own files were fetched: the calls never left the page.
+    expect(requested.every((path) => path.startsWith("/dist/"))).toBe(true);
+  } finally {
+    await browser.close();
   }
 }, 60_000);

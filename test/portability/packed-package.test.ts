@@ -4,7 +4,7 @@
 // and each field's description and bounds. Packed from a copy, so this suite's build never races dist/.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +68,10 @@ if (alert.thresholdType === "above") console.log(alert.state);
     expect(untar.status).toBe(0);
     for (const dependency of ["openapi-fetch", "openapi-typescript-helpers"])
       symlinkSync(join(root, "node_modules", dependency), join(consumer, "node_modules", dependency));
+    // And its command, as npm links a package's bin, so `npx ingestion-api` runs the installed one.
+    mkdirSync(join(consumer, "node_modules", ".bin"));
+    symlinkSync(join("..", "ingestion-api", "dist", "cli.js"), join(consumer, "node_modules", ".bin", "ingestion-api"));
+    chmodSync(join(installed, "dist", "cli.js"), 0o755);
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
     writeFileSync(
       join(consumer, "tsconfig.json"),
@@ -169,4 +173,29 @@ if (alert.thresholdType === "above") console.log(alert.state);
       await exited;
     }
   });
+
+  /** The pids of the processes that run the installed sandbox, or the shell npx runs it under. */
+  const sandboxProcesses = () =>
+    spawnSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+      .stdout.split("\n")
+      .filter((line) => (line.includes(consumer) && line.includes("sandbox")) || /sh -c '?ingestion-api'? sandbox/.test(line))
+      .map((line) => Number(line.trim().split(" ")[0]));
+
+  it("npx ingestion-api sandbox, stopped with SIGTERM as child.kill() sends it, leaves no process behind", async () => {
+    // npx runs the command under `sh -c`, which does not pass the signal on: the sandbox must notice on its own.
+    const child = spawn("npx", ["--no", "ingestion-api", "sandbox", "--port", "0"], { cwd: consumer, stdio: ["ignore", "pipe", "inherit"] });
+    let output = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    for (const deadline = Date.now() + 30_000; !output.includes("Ctrl-C stops it.") && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+    expect(output).toContain("Ctrl-C stops it.");
+    const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    expect(sandboxProcesses().length).toBeGreaterThan(0);
+    const exited = once(child, "exit");
+    child.kill("SIGTERM");
+    await exited;
+    // It checks on the processes it runs under twice a second.
+    for (const deadline = Date.now() + 5_000; sandboxProcesses().length > 0 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 100));
+    expect(sandboxProcesses()).toEqual([]);
+    await expect(fetch(`${url}/_sandbox/state?limit=0`)).rejects.toThrow();
+  }, 60_000);
 });

@@ -7,15 +7,17 @@ export async function runExamples(sdk, { managementUrl, alertsUrl, organizationI
   globalThis.process ??= { env: {} };
   Object.assign(globalThis.process.env, {
     INGESTION_API_URL: managementUrl,
-    INGESTION_API_KEY_ID: "portability-key-id",
     INGESTION_API_KEY_SECRET: "portability-key-secret",
     INGESTION_ORGANIZATION_ID: organizationId,
     INGESTION_ALERTS_URL: alertsUrl,
-    INGESTION_ALERTS_TOKEN: "portability-token",
   });
   const printed = {};
   const log = console.log;
   for (const { name, url } of examples) {
+    // A key and a token of each example's own, as separate users would have: the examples run one after another in
+    // one process, where one credential would share one rate-limit queue and the 11th management call would wait
+    // for the next 10-second window.
+    Object.assign(globalThis.process.env, { INGESTION_API_KEY_ID: `portability-key-${name}`, INGESTION_ALERTS_TOKEN: `portability-token-${name}` });
     const lines = [];
     console.log = (...args) => lines.push(args.join(" "));
     try {

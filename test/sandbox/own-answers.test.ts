@@ -126,8 +126,12 @@ describe("the ingestion-api command (dist/cli.js)", () => {
   const folder = mkdtempSync(join(tmpdir(), "sandbox-seed-"));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  async function run(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: () => string }> {
-    const child = spawn(process.execPath, [join(root, "dist", "cli.js"), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  async function run(
+    args: string[],
+    env: Record<string, string> = {},
+    stdin: "ignore" | "pipe" = "ignore",
+  ): Promise<{ child: ChildProcess; output: () => string }> {
+    const child = spawn(process.execPath, [join(root, "dist", "cli.js"), ...args], { env: { ...process.env, ...env }, stdio: [stdin, "pipe", "pipe"] });
     let output = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
@@ -170,5 +174,42 @@ describe("the ingestion-api command (dist/cli.js)", () => {
     const { child, output } = await run(["sandbox", "--port", "0", "--seed", file]);
     expect(await stop(child)).toBe(2);
     expect(output()).toContain("pipes[0] breaks the contract");
+  });
+
+  it.each(["SIGTERM", "SIGHUP", "SIGINT"] as const)("stops on %s, closing its port", async (signal) => {
+    const { child, output } = await run(["sandbox", "--port", "0"]);
+    const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
+    const exited = once(child, "exit");
+    child.kill(signal);
+    expect((await exited)[0]).toBe(0);
+    await expect(fetch(`${url}/_sandbox/state?limit=0`)).rejects.toThrow();
+  });
+
+  it("stops when the process that started it closes its stdin (say, it died)", async () => {
+    const { child } = await run(["sandbox", "--port", "0"], {}, "pipe");
+    const exited = once(child, "exit");
+    child.stdin?.end();
+    expect((await exited)[0]).toBe(0);
+  });
+
+  it("warns, naming what it exposes, when it listens on an address other than loopback", async () => {
+    const { child, output } = await run(["sandbox", "--port", "0", "--host", "0.0.0.0"]);
+    try {
+      expect(output()).toContain("warning: listening on 0.0.0.0, not loopback: whoever reaches it can use the sandbox");
+      expect(output()).toContain("/_sandbox/ routes (reset, state, faults), which take none");
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it.each([
+    [["--latency", "fast"], "--latency takes milliseconds up to 60000, or MIN-MAX"],
+    [["--latency", "90-10"], "--latency takes milliseconds up to 60000, or MIN-MAX"],
+    [["--max-resources", "lots"], "--max-resources must be an integer of 0 or more"],
+    [["--rate-limit", "10/1m"], "--rate-limit takes N/Ts or N/Tms"],
+  ])("refuses %j, saying what it takes", async (flags, message) => {
+    const { child, output } = await run(["sandbox", "--port", "0", ...flags]);
+    expect(await stop(child)).toBe(2);
+    expect(output()).toContain(message);
   });
 });

@@ -101,7 +101,7 @@ describe("round trips", () => {
 
   it("POST /_sandbox/reset puts the data back as it started", async () => {
     await management.pipes.updateSettings(pipe, { engine_max_threads: 8 });
-    expect((await fetch(`${running.sandbox.url}/_sandbox/reset`, { method: "POST" })).status).toBe(204);
+    expect((await fetch(`${running.sandbox.url}/_sandbox/reset`, { method: "POST", headers: { "content-type": "application/json" } })).status).toBe(204);
     const { result: examplePipe } = operation("getPipe").exampleResponse() as { result: { settings: object } };
     expect(await management.pipes.getSettings(pipe)).toEqual(examplePipe.settings);
   });

@@ -1,0 +1,131 @@
+// Faults on request, beside state: a rule makes an operation (or every one) answer a declared error, or drop its
+// connection before or in the middle of the answer, after a delay, a number of times or with a probability. Every
+// injected body is the status's declared example, checked against the declared schema when the rule is added.
+import { type Answer, failure } from "./answers.js";
+import { declaredAnswer, declaredStatuses, type Operation, type OperationId, operations } from "./contract.js";
+import { challenge } from "./credentials.js";
+
+/** A fault rule, as `POST /_sandbox/faults` (or `faults.add()`) takes it. */
+export interface FaultRule {
+  /** The operation it applies to, or `*` for every one. */
+  operation: OperationId | "*";
+  /**
+   * A status the operation declares, answered with its declared example; or `reset` (the connection is dropped
+   * before any answer) or `truncate` (the answer's headers and half its body, then the connection is dropped).
+   */
+  status: number | "reset" | "truncate";
+  /** Milliseconds to wait before it plays, 0 to 60 000. */
+  delayMs?: number;
+  /** How many times it plays before it is gone; every time by default. */
+  count?: number;
+  /** The chance it plays on a matching request, above 0 and at most 1 (the default). */
+  probability?: number;
+  /** Headers added to its answer (say a `retry-after`), over the declared ones. */
+  headers?: Record<string, string>;
+}
+
+/** A rule as listed: what was asked, an id, and how many plays it has left (undefined: no end). */
+export type ListedFault = FaultRule & { id: number; remaining: number | undefined };
+
+/** What a rule makes of a request: an answer to send, or a connection to drop; after `delayMs`. */
+export interface FaultPlay {
+  answer: Answer | undefined;
+  drop: "reset" | "truncate" | undefined;
+  delayMs: number;
+}
+
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const headerValue = /^[\x20-\x7e\t]*$/;
+
+/** The problems of a rule, in words naming the field and the rule; none when it can be played. */
+function problemsOf(rule: Partial<FaultRule>): string[] {
+  const problems: string[] = [];
+  const known = ["operation", "status", "delayMs", "count", "probability", "headers"];
+  for (const key of Object.keys(rule)) if (!known.includes(key)) problems.push(`${key} is not a field of a fault rule (${known.join(", ")})`);
+  const targets = targetsOf(rule.operation);
+  if (targets.length === 0) problems.push(`operation must be an operation id (${operations.map(({ operationId }) => operationId).join(", ")}) or "*"`);
+  const { status } = rule;
+  if (status !== "reset" && status !== "truncate") {
+    if (!Number.isInteger(status)) problems.push('status must be a status the operation declares, "reset" or "truncate"');
+    for (const operation of targets) {
+      const answer = Number.isInteger(status) ? declaredAnswer(operation, String(status)) : undefined;
+      if (Number.isInteger(status) && !answer) {
+        problems.push(`status ${status} is not one ${operation.operationId} declares (${declaredStatuses(operation).join(", ")})`);
+      } else if (answer && typeof answer.body !== "string" && !operation.answers[String(status)]?.(answer.body)) {
+        problems.push(`the declared example of ${operation.operationId} ${status} breaks its schema`);
+      }
+    }
+  }
+  if (rule.delayMs !== undefined && !(Number.isInteger(rule.delayMs) && rule.delayMs >= 0 && rule.delayMs <= 60_000)) {
+    problems.push("delayMs must be an integer from 0 to 60000");
+  }
+  if (rule.count !== undefined && !(Number.isInteger(rule.count) && rule.count >= 1)) problems.push("count must be an integer of 1 or more");
+  if (rule.probability !== undefined && !(typeof rule.probability === "number" && rule.probability > 0 && rule.probability <= 1)) {
+    problems.push("probability must be a number above 0 and at most 1");
+  }
+  if (rule.headers !== undefined) {
+    if (typeof rule.headers !== "object" || rule.headers === null || Array.isArray(rule.headers))
+      problems.push("headers must be an object of header names and values");
+    else {
+      for (const [name, value] of Object.entries(rule.headers)) {
+        if (!headerName.test(name) || typeof value !== "string" || !headerValue.test(value))
+          problems.push(`headers.${name} must be a header name with a visible-ASCII value`);
+      }
+    }
+  }
+  return problems;
+}
+
+function targetsOf(operation: unknown): Operation[] {
+  return operation === "*" ? operations : operations.filter(({ operationId }) => operationId === operation);
+}
+
+/** The fault rules of a sandbox. */
+export function createFaults(random: () => number = Math.random) {
+  let rules: ListedFault[] = [];
+  let nextId = 1;
+  return {
+    /** Adds a rule; throws an Error naming every problem when it cannot be played. */
+    add(rule: unknown): ListedFault {
+      const candidate = (typeof rule === "object" && rule !== null && !Array.isArray(rule) ? rule : {}) as Partial<FaultRule>;
+      const problems = typeof rule === "object" && rule !== null && !Array.isArray(rule) ? problemsOf(candidate) : ["a fault rule must be a JSON object"];
+      if (problems.length > 0) throw new Error(problems.join("; "));
+      const listed = { ...(candidate as FaultRule), id: nextId++, remaining: candidate.count };
+      rules.push(listed);
+      return listed;
+    },
+    list(): ListedFault[] {
+      return rules.map((rule) => ({ ...rule }));
+    },
+    clear(): void {
+      rules = [];
+    },
+    /** What the first rule that applies to `operation` makes of this request, if one plays. */
+    play(operation: Operation): FaultPlay | undefined {
+      const rule = rules.find(({ operation: target }) => target === "*" || target === operation.operationId);
+      if (!rule || (rule.probability !== undefined && random() >= rule.probability)) return undefined;
+      if (rule.remaining !== undefined) {
+        rule.remaining--;
+        if (rule.remaining === 0) rules = rules.filter((other) => other !== rule);
+      }
+      const delayMs = rule.delayMs ?? 0;
+      if (rule.status === "reset" || rule.status === "truncate") {
+        // A truncated answer is the operation's own success, cut: what a proxy dropping the connection leaves.
+        return { answer: undefined, drop: rule.status, delayMs };
+      }
+      const declared = declaredAnswer(operation, String(rule.status));
+      if (!declared) return { answer: failure(operation.api, 500, `no declared ${rule.status}`), drop: undefined, delayMs };
+      if (declared.status === 401) declared.headers["www-authenticate"] = challenge(operation.api);
+      return {
+        answer: { status: declared.status, body: declared.body, headers: { ...declared.headers, ...lowercased(rule.headers) } },
+        drop: undefined,
+        delayMs,
+      };
+    },
+  };
+}
+
+export type Faults = ReturnType<typeof createFaults>;
+
+const lowercased = (headers: Record<string, string> | undefined) =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));

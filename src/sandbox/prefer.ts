@@ -1,0 +1,46 @@
+// `Prefer: code=404` and `Prefer: example=<name>`, as Prism reads them: a test asks the sandbox for any answer the
+// operation declares, with its declared example as the body and its headers' examples, so the same test runs against
+// the static mock and the sandbox. A status the operation does not declare gets a 400 naming the ones it does.
+import { type Answer, failure } from "./answers.js";
+import { declaredAnswer, declaredStatuses, type Operation } from "./contract.js";
+import { challenge } from "./credentials.js";
+
+/** `code` and `example` of a Prefer header (`code=404, example=NotFound`); other preferences are not the sandbox's. */
+function preferences(header: string): { code?: string; example?: string } {
+  const found: { code?: string; example?: string } = {};
+  for (const part of header.split(/[,;]/)) {
+    const [name = "", ...value] = part.split("=");
+    const key = name.trim().toLowerCase();
+    if (key === "code" || key === "example")
+      found[key] = value
+        .join("=")
+        .trim()
+        .replace(/^"(.*)"$/, "$1");
+  }
+  return found;
+}
+
+/** The answer a Prefer header asks for, or undefined when it asks for none. */
+export function preferredAnswer(operation: Operation, header: string | undefined): Answer | undefined {
+  if (!header) return undefined;
+  const { code, example } = preferences(header);
+  if (code === undefined && example === undefined) return undefined;
+  const statuses = declaredStatuses(operation);
+  if (code !== undefined && !statuses.includes(code)) {
+    return failure(operation.api, 400, `Prefer: code=${code} is not a status ${operation.operationId} declares; it declares ${statuses.join(", ")}`);
+  }
+  // With no code, the example is looked for in the success answer first, then in the others, as Prism does.
+  const candidates = code !== undefined ? [code] : ["200", ...statuses.filter((status) => status !== "200")];
+  for (const status of candidates) {
+    const answer = declaredAnswer(operation, status, example);
+    if (!answer) continue;
+    if (answer.status === 401) answer.headers["www-authenticate"] = challenge(operation.api);
+    return answer;
+  }
+  const named = candidates.flatMap((status) => declaredAnswer(operation, status)?.exampleNames ?? []);
+  return failure(
+    operation.api,
+    400,
+    `Prefer: example=${example} is not an example of ${operation.operationId}${code ? ` ${code}` : ""}; it has ${named.join(", ")}`,
+  );
+}

@@ -1,0 +1,182 @@
+// The sandbox cannot be turned against the developer's machine it runs on: each of the red team's probes (issue 23),
+// over real sockets. Only its own host names are answered; a web page cannot drive /_sandbox/ nor post a form; an
+// answer decided before the body closes the connection instead of reading the rest; bad percent-encoding is a 400,
+// never a 500; what it stores and what /_sandbox/state answers are bounded.
+import { connect } from "node:net";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exampleSeed } from "../../src/sandbox/seed.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
+import { operation } from "../support/operations.js";
+import { sandboxCredentials } from "../support/sandbox.js";
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: exampleSeed(), credentials: sandboxCredentials, maxResources: 3 });
+});
+afterAll(() => sandbox?.close());
+
+const basic = `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}`;
+const portOf = () => Number(new URL(sandbox.url).port);
+
+/** Sends raw HTTP and resolves to what came back and whether the server closed the connection. */
+function raw(request: string, { keepWriting = false } = {}): Promise<{ text: string; closed: boolean; written: number }> {
+  return new Promise((resolve) => {
+    const socket = connect(portOf(), "127.0.0.1");
+    let text = "";
+    let written = 0;
+    let writer: NodeJS.Timeout | undefined;
+    // Framed as chunks, so the body is valid however long it goes on.
+    const chunk = Buffer.concat([Buffer.from(`${(64 * 1024).toString(16)}\r\n`), Buffer.alloc(64 * 1024, "x"), Buffer.from("\r\n")]);
+    socket.on("connect", () => {
+      socket.write(request);
+      // An endless body: as fast as the server takes it.
+      if (keepWriting) {
+        writer = setInterval(() => {
+          if (socket.writable) written += socket.write(chunk) ? chunk.length : 0;
+        }, 1);
+      }
+    });
+    socket.on("data", (data) => {
+      text += data.toString("latin1");
+    });
+    const finish = (closed: boolean) => {
+      clearInterval(writer);
+      socket.destroy();
+      resolve({ text, closed, written });
+    };
+    socket.on("close", () => finish(true));
+    socket.on("error", () => finish(true));
+    setTimeout(() => finish(false), 1500);
+  });
+}
+
+describe("host names (DNS rebinding)", () => {
+  it.each(["/_sandbox/state", operation("getPipeSettings").example.url])("answers Host: rebind.attacker.example with 403 on %s", async (path) => {
+    const { text } = await raw(`GET ${path} HTTP/1.1\r\nHost: rebind.attacker.example\r\nAuthorization: ${basic}\r\n\r\n`);
+    expect(text).toMatch(/^HTTP\/1\.1 403 /);
+  });
+
+  it("answers its own names: localhost, 127.0.0.1 and names added with extraHosts", async () => {
+    for (const host of [`localhost:${portOf()}`, `127.0.0.1:${portOf()}`]) {
+      expect((await raw(`GET /_sandbox/state?limit=0 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).text).toMatch(/^HTTP\/1\.1 200 /);
+    }
+    const named = await startSandbox({ seed: exampleSeed(), credentials: sandboxCredentials, extraHosts: ["sandbox.internal"] });
+    try {
+      const response = await fetch(`${named.url}/_sandbox/state?limit=0`, { headers: { host: "sandbox.internal" } });
+      expect(response.status).toBe(200);
+    } finally {
+      await named.close();
+    }
+  });
+});
+
+describe("a web page cannot drive it", () => {
+  it("refuses POST /_sandbox/reset shaped like a page's no-preflight request (another Origin, text/plain)", async () => {
+    const response = await fetch(`${sandbox.url}/_sandbox/reset`, {
+      method: "POST",
+      headers: { origin: "https://evil.example", "content-type": "text/plain" },
+      body: "{}",
+    });
+    expect(response.status).toBe(403);
+  });
+
+  it("refuses a reset that is not application/json even from no origin, and takes one that is", async () => {
+    expect((await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers: { "content-type": "text/plain" } })).status).toBe(415);
+    expect((await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers: { "content-type": "application/json" } })).status).toBe(204);
+    const own = await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers: { origin: sandbox.url, "content-type": "application/json" } });
+    expect(own.status).toBe(204);
+  });
+
+  it.each(["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])(
+    "refuses a %s body on a contract route with the declared 415, before reading it",
+    async (type) => {
+      const update = operation("updatePipeSettings");
+      const response = await fetch(sandbox.url + update.example.url, {
+        method: "PUT",
+        headers: { authorization: basic, "content-type": type },
+        body: JSON.stringify(update.example.body),
+      });
+      expect(response.status).toBe(415);
+      expect(await response.json()).toMatchObject({ status: 415, error: expect.stringContaining(type.split(";")[0] as string) });
+    },
+  );
+});
+
+describe("an endless body", () => {
+  it.each([
+    ["without credentials", `PUT ${operation("updatePipeSettings").example.url}`, "401"],
+    ["to a path with no operation", "POST /v1/nothing/here", "404"],
+  ])("%s is answered at once and the connection closed, without reading on", async (_, line, status) => {
+    const { text, closed, written } = await raw(`${line} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`, {
+      keepWriting: true,
+    });
+    expect(text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(text.toLowerCase()).toContain("connection: close");
+    expect(closed).toBe(true);
+    // Before: 9.5-23 GB were read and discarded in 8 s. A socket's buffers hold a few MB at most.
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+  });
+
+  it("past 1 MiB is refused with 413 and the connection closed", async () => {
+    const { text, closed } = await raw(
+      `PUT ${operation("updatePipeSettings").example.url} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      { keepWriting: true },
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(closed).toBe(true);
+  });
+});
+
+describe("percent-encoding", () => {
+  it.each(["%ZZ", "%E0%A4%A", "%ED%A0%80"])("answers %s in /_sandbox/reversePrivateEndpoints/ with 400, not 500", async (segment) => {
+    expect((await fetch(`${sandbox.url}/_sandbox/reversePrivateEndpoints/${segment}`)).status).toBe(400);
+  });
+
+  it("never answers 500 to any path segment, on the contract's routes or its own (property, 300 segments)", async () => {
+    const segment = fc.stringMatching(/^(%[0-9A-Fa-fZ]{0,2}|[A-Za-z0-9._~-]|%E0|%ED%A0|%C3)*$/);
+    const templates = [
+      (s: string) => `/_sandbox/reversePrivateEndpoints/${s}`,
+      (s: string) => operation("getPipe").example.url.replace(/pipes\/[^/]+/, `pipes/${s}`),
+      (s: string) => `/api/v2/alerts/${s}`,
+    ];
+    await fc.assert(
+      fc.asyncProperty(segment, fc.integer({ min: 0, max: templates.length - 1 }), async (text, which) => {
+        const path = (templates[which] as (s: string) => string)(text || "x");
+        const response = await fetch(sandbox.url + path, {
+          headers: { authorization: path.startsWith("/api/") ? `Bearer ${sandboxCredentials.token}` : basic },
+        });
+        await response.arrayBuffer();
+        expect(response.status, path).toBeLessThan(500);
+      }),
+      { numRuns: 300 },
+    );
+  }, 60_000);
+});
+
+describe("what it stores and answers is bounded", () => {
+  it("refuses a create past maxResources with the declared 403, and a reset makes room again", async () => {
+    const create = operation("createAlert");
+    const post = () =>
+      fetch(sandbox.url + create.example.url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${sandboxCredentials.token}`, "content-type": "application/json" },
+        body: JSON.stringify(create.example.body),
+      });
+    await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers: { "content-type": "application/json" } });
+    const seeded = exampleSeed().alerts.length;
+    const statuses: number[] = [];
+    for (let i = seeded; i < 4; i++) statuses.push((await post()).status);
+    expect(statuses.at(-1)).toBe(403);
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+  });
+
+  it("answers /_sandbox/state a page at a time, saying how many there are and where the next page is", async () => {
+    const response = await fetch(`${sandbox.url}/_sandbox/state?limit=1`);
+    const page = (await response.json()) as Record<string, unknown[]>;
+    expect(Object.values(page).every((items) => items.length <= 1)).toBe(true);
+    expect(response.headers.get("x-sandbox-total")).toMatch(/^services=\d+, pipes=\d+, reversePrivateEndpoints=\d+, alerts=\d+$/);
+    expect(response.headers.get("link")).toBe('</_sandbox/state?offset=1&limit=1>; rel="next"');
+    expect((await fetch(`${sandbox.url}/_sandbox/state?limit=100000`)).status).toBe(400);
+  });
+});
