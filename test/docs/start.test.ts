@@ -12,10 +12,17 @@ import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { prismOnPorts, runNpmStart, sandboxOnPort, stopNpmStart } from "../support/npm-start.js";
 
-/** A GET with the path sent exactly as written (fetch would normalise `..` away before sending). */
-function rawGet(port: number, path: string): Promise<{ status: number; type: string | undefined; headers: IncomingHttpHeaders }> {
+/**
+ * A request with the path sent exactly as written (fetch would normalise `..` away before sending) and headers fetch
+ * would not send (Host, Origin).
+ */
+function rawRequest(
+  port: number,
+  path: string,
+  { method = "GET", headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; type: string | undefined; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    request({ host: "127.0.0.1", port, path }, (response) => {
+    request({ host: "127.0.0.1", port, path, method, headers }, (response) => {
       response.resume();
       resolve({ status: response.statusCode ?? 0, type: response.headers["content-type"], headers: response.headers });
     })
@@ -23,6 +30,8 @@ function rawGet(port: number, path: string): Promise<{ status: number; type: str
       .end();
   });
 }
+
+const foreignHost = "rebind.attacker.example";
 
 /** Each printed "Try ..." block, run as pasted into sh; resolves to the JSON answers each printed, one a line. */
 function runTour(output: string): Record<string, any[]> {
@@ -43,7 +52,7 @@ function runTour(output: string): Record<string, any[]> {
   );
 }
 
-it("prints the URLs and a sandbox tour that works as pasted, serves build/docs only, and stops everything on Ctrl-C", async () => {
+it("prints the URLs and a sandbox tour that works as pasted, serves build/docs only, to this machine's names, and stops everything on Ctrl-C", async () => {
   const npmStart = await runNpmStart();
   const { ports } = npmStart;
   try {
@@ -60,23 +69,33 @@ it("prints the URLs and a sandbox tour that works as pasted, serves build/docs o
     expect(badSetting).toEqual([expect.objectContaining({ status: 400, error: expect.stringMatching(/engine_\w+ must be <= \d+/) })]);
     expect(alert).toHaveLength(1);
     expect(alert[0].data.id).toMatch(/^[0-9a-f]{24}$/);
-    expect(await rawGet(ports.docs, "/")).toMatchObject({ status: 200, type: "text/html; charset=utf-8" });
-    expect(await rawGet(ports.docs, "/openapi/management.json")).toMatchObject({ status: 200, type: "application/json; charset=utf-8" });
-    expect(await rawGet(ports.docs, "/openapi/alerts.yaml")).toMatchObject({ status: 200, type: "application/yaml; charset=utf-8" });
-    // No type sniffing, and nothing loaded from another origin, whatever a page would try.
-    const { headers } = await rawGet(ports.docs, "/management.html");
-    expect(headers["x-content-type-options"]).toBe("nosniff");
-    expect(headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(await rawRequest(ports.docs, "/")).toMatchObject({ status: 200, type: "text/html; charset=utf-8" });
+    expect(await rawRequest(ports.docs, "/openapi/management.json")).toMatchObject({ status: 200, type: "application/json; charset=utf-8" });
+    expect(await rawRequest(ports.docs, "/openapi/alerts.yaml")).toMatchObject({ status: 200, type: "application/yaml; charset=utf-8" });
+    // No type sniffing, and nothing loaded from another origin, whatever a page would try: on every answer.
+    const docsAnswers = {
+      200: await rawRequest(ports.docs, "/management.html"),
+      400: await rawRequest(ports.docs, "/%E0%A4%A"),
+      403: await rawRequest(ports.docs, "/", { headers: { host: foreignHost } }),
+      404: await rawRequest(ports.docs, "/nope.html"),
+      405: await rawRequest(ports.docs, "/", { method: "POST" }),
+    };
+    for (const [status, { status: actual, headers }] of Object.entries(docsAnswers)) {
+      expect(actual, status).toBe(Number(status));
+      expect(headers["x-content-type-options"], status).toBe("nosniff");
+      expect(headers["content-security-policy"], status).toContain("default-src 'self'");
+      expect(headers["referrer-policy"], status).toBe("no-referrer");
+    }
     // A link planted in build/docs that points out of it is not followed.
     const planted = join(root, "build", "docs", `planted-${process.pid}.txt`);
     symlinkSync("/etc/passwd", planted);
     try {
-      expect((await rawGet(ports.docs, `/planted-${process.pid}.txt`)).status).toBe(404);
+      expect((await rawRequest(ports.docs, `/planted-${process.pid}.txt`)).status).toBe(404);
     } finally {
       rmSync(planted, { force: true });
     }
     for (const path of ["/../package.json", "/..%2Fpackage.json", "/%2e%2e/package.json", "/openapi/../../package.json", "/nope.html"]) {
-      expect((await rawGet(ports.docs, path)).status, path).toBe(404);
+      expect((await rawRequest(ports.docs, path)).status, path).toBe(404);
     }
     expect(prismOnPorts(ports.management, ports.alerts)).toHaveLength(2);
     expect(sandboxOnPort(ports.sandbox)).toHaveLength(1);
