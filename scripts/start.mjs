@@ -1,7 +1,8 @@
 // npm start: builds the bundles, the package and the docs if missing or stale, serves build/docs on 127.0.0.1:8080,
 // runs the sandbox (`ingestion-api sandbox`) on 4012 and, in front of it, a Prism proxy per interface on 4010 and 4011
 // that checks every answer against the contract. `npm run mock` (--mock) runs Prism's static mocks there instead.
-// The docs server answers only requests that name this machine in Host. Ctrl-C stops everything.
+// The docs server, 4010 and 4011 answer only requests that name this machine in Host, and 4010 and 4011 none from
+// a page served from another host (lib/local-guard.mjs). Ctrl-C stops everything.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";

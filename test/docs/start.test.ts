@@ -8,9 +8,9 @@ import { type IncomingHttpHeaders, request } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/mock-servers.mjs";
+import { freePort, portInUse } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
-import { prismOnPorts, runNpmStart, sandboxOnPort, stopNpmStart } from "../support/npm-start.js";
+import { prismsStartedBy, runNpmStart, sandboxOnPort, stillRunning, stopNpmStart } from "../support/npm-start.js";
 
 /**
  * A request with the path sent exactly as written (fetch would normalise `..` away before sending) and headers fetch
@@ -55,6 +55,7 @@ function runTour(output: string): Record<string, any[]> {
 it("prints the URLs and a sandbox tour that works as pasted, serves build/docs only, to this machine's names, and stops everything on Ctrl-C", async () => {
   const npmStart = await runNpmStart();
   const { ports } = npmStart;
+  let prisms: number[] = [];
   try {
     const output = npmStart.output();
     for (const port of Object.values(ports)) expect(output).toContain(`http://127.0.0.1:${port}`);
@@ -97,12 +98,14 @@ it("prints the URLs and a sandbox tour that works as pasted, serves build/docs o
     for (const path of ["/../package.json", "/..%2Fpackage.json", "/%2e%2e/package.json", "/openapi/../../package.json", "/nope.html"]) {
       expect((await rawRequest(ports.docs, path)).status, path).toBe(404);
     }
-    expect(prismOnPorts(ports.management, ports.alerts)).toHaveLength(2);
+    prisms = prismsStartedBy(npmStart.child.pid ?? 0);
+    expect(prisms).toHaveLength(2);
     expect(sandboxOnPort(ports.sandbox)).toHaveLength(1);
   } finally {
     expect(await stopNpmStart(npmStart)).toBe(0);
   }
-  expect(prismOnPorts(ports.management, ports.alerts)).toEqual([]);
+  expect(stillRunning(prisms)).toEqual([]);
+  for (const port of [ports.docs, ports.management, ports.alerts]) expect(await portInUse(port)).toBe(false);
   expect(sandboxOnPort(ports.sandbox)).toEqual([]);
 }, 120_000);
 
