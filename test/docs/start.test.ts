@@ -32,6 +32,35 @@ function rawRequest(
 }
 
 const foreignHost = "rebind.attacker.example";
+const foreignPreflight = {
+  method: "OPTIONS",
+  headers: { origin: "http://attacker.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization" },
+};
+
+/**
+ * What a web page elsewhere gets from the docs server and both interfaces' ports: a domain rebound to 127.0.0.1 (its
+ * own name in Host) gets 403, and a preflight from its origin no CORS allowance; the guard refuses its requests too.
+ * A page of this machine on another port (a front end in development) may call the interfaces, without credentials.
+ */
+async function expectOnlyPagesOfThisMachine(ports: { docs: number; management: number; alerts: number }) {
+  for (const [name, port] of Object.entries({ docs: ports.docs, management: ports.management, alerts: ports.alerts })) {
+    expect((await rawRequest(port, "/", { headers: { host: `${foreignHost}:${port}` } })).status, name).toBe(403);
+    const preflight = await rawRequest(port, "/", foreignPreflight);
+    expect(preflight.headers["access-control-allow-origin"], name).toBeUndefined();
+    expect(preflight.headers["access-control-allow-credentials"], name).toBeUndefined();
+  }
+  for (const port of [ports.management, ports.alerts]) {
+    const fromElsewhere = await rawRequest(port, "/", { headers: { origin: "http://attacker.example" } });
+    expect(fromElsewhere.status).toBe(403);
+    expect(Object.keys(fromElsewhere.headers).filter((name) => name.startsWith("access-control-"))).toEqual([]);
+    const local = await rawRequest(port, "/", { ...foreignPreflight, headers: { ...foreignPreflight.headers, origin: "http://localhost:5173" } });
+    expect(local).toMatchObject({
+      status: 204,
+      headers: { "access-control-allow-origin": "http://localhost:5173", "access-control-allow-headers": "authorization" },
+    });
+    expect(local.headers["access-control-allow-credentials"]).toBeUndefined();
+  }
+}
 
 /** Each printed "Try ..." block, run as pasted into sh; resolves to the JSON answers each printed, one a line. */
 function runTour(output: string): Record<string, any[]> {
@@ -52,7 +81,7 @@ function runTour(output: string): Record<string, any[]> {
   );
 }
 
-it("prints the URLs and a sandbox tour that works as pasted, serves build/docs only, to this machine's names, and stops everything on Ctrl-C", async () => {
+it("prints the URLs and a sandbox tour that works as pasted, serves build/docs only, answers no page of another host, and stops everything on Ctrl-C", async () => {
   const npmStart = await runNpmStart();
   const { ports } = npmStart;
   let prisms: number[] = [];
@@ -87,6 +116,7 @@ it("prints the URLs and a sandbox tour that works as pasted, serves build/docs o
       expect(headers["content-security-policy"], status).toContain("default-src 'self'");
       expect(headers["referrer-policy"], status).toBe("no-referrer");
     }
+    await expectOnlyPagesOfThisMachine(ports);
     // A link planted in build/docs that points out of it is not followed.
     const planted = join(root, "build", "docs", `planted-${process.pid}.txt`);
     symlinkSync("/etc/passwd", planted);
@@ -109,13 +139,14 @@ it("prints the URLs and a sandbox tour that works as pasted, serves build/docs o
   expect(sandboxOnPort(ports.sandbox)).toEqual([]);
 }, 120_000);
 
-it("npm run mock runs the static Prism mocks, with a curl per mock that works as pasted", async () => {
+it("npm run mock runs the static Prism mocks, with a curl per mock that works as pasted, and answers no page of another host", async () => {
   const npmStart = await runNpmStart(["--mock"]);
   try {
     expect(npmStart.output()).toContain("Prism mock of generated/openapi/management.json");
     const answers = Object.values(runTour(npmStart.output()));
     expect(answers).toHaveLength(2);
     for (const answer of answers) expect(answer).toEqual([expect.any(Object)]);
+    await expectOnlyPagesOfThisMachine(npmStart.ports);
     expect(sandboxOnPort(npmStart.ports.sandbox)).toEqual([]);
   } finally {
     expect(await stopNpmStart(npmStart)).toBe(0);
