@@ -1,10 +1,12 @@
 // npm start: builds the bundles, the package and the docs if missing or stale, serves build/docs on 127.0.0.1:8080,
 // runs the sandbox (`ingestion-api sandbox`) on 4012 and, in front of it, a Prism proxy per interface on 4010 and 4011
 // that checks every answer against the contract. `npm run mock` (--mock) runs Prism's static mocks there instead.
-// Ctrl-C stops everything.
+// The docs server, 4010 and 4011 answer only requests that name this machine in Host, and 4010 and 4011 none from
+// a page served from another host (lib/local-guard.mjs). Ctrl-C stops everything.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";
+import { allowedHosts, isAllowedHost } from "../src/sandbox/local-only.js";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
 import { sandboxCredentials } from "./lib/code-samples.mjs";
 import { killAllMocksNow, portInUse, startMocks, stopMock } from "./lib/mock-servers.mjs";
@@ -61,10 +63,19 @@ const securityHeaders = {
   "referrer-policy": "no-referrer",
 };
 
-// Static files under build/docs only; `/` is the landing page.
+const docsHost = "127.0.0.1";
+const docsHosts = allowedHosts(docsHost);
+
+// Static files under build/docs only, to requests that name this machine in Host; `/` is the landing page.
 const docsServer = createServer((request, response) => {
+  for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
+  // A page whose domain was rebound to 127.0.0.1 still sends its own name.
+  if (!isAllowedHost(request.headers.host, docsHosts)) {
+    response.writeHead(403, { connection: "close" }).end();
+    return;
+  }
   if (request.method !== "GET" && request.method !== "HEAD") {
-    response.writeHead(405, { allow: "GET, HEAD" }).end();
+    response.writeHead(405, { allow: "GET, HEAD", connection: "close" }).end();
     return;
   }
   let path;
@@ -84,10 +95,10 @@ const docsServer = createServer((request, response) => {
     body = readFileSync(file);
   } catch {
     // Missing, outside the docs, or gone between the check and the read (the docs being rebuilt).
-    response.writeHead(404, { "content-type": "text/plain; charset=utf-8", ...securityHeaders }).end("Not found\n");
+    response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
     return;
   }
-  response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length, ...securityHeaders });
+  response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
   response.end(request.method === "HEAD" ? undefined : body);
 });
 
@@ -107,7 +118,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 }
 
 try {
-  await new Promise((resolve, reject) => docsServer.once("error", reject).listen(docsPort, "127.0.0.1", resolve));
+  await new Promise((resolve, reject) => docsServer.once("error", reject).listen(docsPort, docsHost, resolve));
   mocks.push(
     ...(staticMocks
       ? await startMocks([

@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { startLocalGuard, stopLocalGuard } from "./local-guard.mjs";
 import { root } from "./toolchain.mjs";
 
 const prismCli = join(root, "node_modules/@stoplight/prism-cli/dist/index.js");
@@ -22,6 +23,7 @@ const running = new Set();
  * @property {string} url
  * @property {import("node:child_process").ChildProcess} child
  * @property {() => string} output the tail of Prism's own output, for error reports
+ * @property {import("node:http").Server} [guard] the Host and Origin guard that takes Prism's public port
  */
 
 /** A port the OS just handed out on 127.0.0.1; the caller binds it a moment later. */
@@ -52,9 +54,11 @@ export async function portInUse(port) {
 }
 
 /**
- * Starts Prism on a bundle and resolves once it answers HTTP: a mock, or with `upstream` a validating proxy
+ * Starts Prism on a bundle and resolves once it answers HTTP on `port`: a mock, or with `upstream` a validating proxy
  * in front of that server. `--errors` turns a response that breaks its schema (a mock's example, or an
  * upstream's answer) into a 500 naming the violation, so nobody is served one.
+ * Prism itself listens on a free loopback port, with its CORS off (it would allow any origin, with credentials);
+ * `port` is the guard's (local-guard.mjs), which refuses a foreign Host or Origin and answers CORS for local pages.
  * `forwardInvalidRequests` (proxy only) hands a request that breaks the contract to the upstream instead of
  * answering it with Prism's own 422: for an upstream that answers it with the contract's 400, as the sandbox does.
  * @param {string} bundle path relative to the project root
@@ -65,22 +69,31 @@ export async function portInUse(port) {
  */
 export async function startMock(bundle, port, upstream, { forwardInvalidRequests = false } = {}) {
   const mode = upstream ? ["proxy", ...(forwardInvalidRequests ? ["--validate-request=false"] : [])] : ["mock"];
+  const prismPort = await freePort();
   // Prism forks a cluster worker when NODE_ENV=production; one process means one kill stops it.
   const args = [
     prismCli,
     ...mode,
     "--multiprocess=false",
     "--errors",
+    "--cors=false",
     "-h",
     "127.0.0.1",
     "-p",
-    String(port),
+    String(prismPort),
     "-v",
     "warn",
     join(root, bundle),
     ...(upstream ? [upstream] : []),
   ];
-  return startServer(bundle, `http://127.0.0.1:${port}`, args);
+  // The public port first, so a busy one fails before Prism starts.
+  const guard = await startLocalGuard(port, `http://127.0.0.1:${prismPort}`);
+  try {
+    return { ...(await startServer(bundle, `http://127.0.0.1:${prismPort}`, args)), url: `http://127.0.0.1:${port}`, guard };
+  } catch (error) {
+    stopLocalGuard(guard);
+    throw error;
+  }
 }
 
 /**
@@ -159,8 +172,9 @@ export async function startMocks(specs) {
   return started;
 }
 
-/** Stops a mock: SIGTERM, then SIGKILL if it has not exited after a grace period. */
-export async function stopMock(/** @type {MockServer} */ { child }) {
+/** Stops a mock: its guard, then Prism with SIGTERM, then SIGKILL if it has not exited after a grace period. */
+export async function stopMock(/** @type {MockServer} */ { child, guard }) {
+  if (guard) stopLocalGuard(guard);
   if (!isRunning(child)) return;
   const exited = once(child, "exit");
   child.kill("SIGTERM");

@@ -51,10 +51,25 @@ export async function stopNpmStart({ child }: NpmStart): Promise<number | null> 
   return code;
 }
 
-/** Command lines of running Prism processes listening on one of these ports. */
-export function prismOnPorts(...ports: number[]): string[] {
-  const processes = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n");
-  return processes.filter((line) => line.includes("prism-cli") && ports.some((port) => line.includes(`-p ${port} `)));
+/** Process ids of the running Prism processes that `parent` started (they listen on ports of their own, behind its guards). */
+export function prismsStartedBy(parent: number): number[] {
+  const processes = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" }).split("\n");
+  return processes.flatMap((line) => {
+    const [pid, ppid, ...args] = line.trim().split(/\s+/);
+    return Number(ppid) === parent && args.join(" ").includes("prism-cli") ? [Number(pid)] : [];
+  });
+}
+
+/** Those of these processes that still run. */
+export function stillRunning(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Command lines of running sandboxes listening on this port. */
