@@ -24,8 +24,10 @@ except ImportError:
 CONTRACT = Path(__file__).resolve().parent
 BUNDLES = CONTRACT.parent / "generated" / "openapi"
 SCHEMAS = CONTRACT / "schemas"
-# The standalone schema file of each vector part: contract/schemas/<api>/<operationId>.<this>.json
-STANDALONE_PART = {"params": "params", "request": "body", "response": "response-200"}
+# The standalone schema file of each vector part: contract/schemas/<api>/<operationId>.<this>.json (a response's
+# is response-<declared status>: response-200, response-5XX).
+STANDALONE_PART = {"params": "params", "request": "body"}
+JSON = "application/json"
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # uuid is the one format a verdict may depend on; date-time, int32 and int64 never decide one (Debian's
 # jsonschema cannot check date-time, and no jsonschema version checks int32 or int64).
@@ -42,37 +44,52 @@ def follow(bundle, node):
     return node
 
 
-def operation_schema(bundle, operation_id, part):
-    """The schema a vector's value is checked against: the parameters as one object, the request body or the 200 body."""
+def declared_status(operation, status):
+    """The key of the answer an operation declares for a status: the status itself, or its range ("5XX" for 502)."""
+    responses = operation["responses"]
+    return str(status) if str(status) in responses else f"{str(status)[0]}XX"
+
+
+def find_operation(bundle, operation_id):
+    """(path item, operation) of the operation with this operationId."""
     for path_item in bundle["paths"].values():
         for method in METHODS:
-            operation = path_item.get(method)
-            if not operation or operation.get("operationId") != operation_id:
-                continue
-            if part == "params":
-                parameters = [follow(bundle, p) for p in path_item.get("parameters", []) + operation.get("parameters", [])]
-                return {
-                    "type": "object",
-                    "properties": {p["name"]: p["schema"] for p in parameters},
-                    "required": [p["name"] for p in parameters if p.get("required")],
-                    "additionalProperties": False,
-                }
-            if part == "request":
-                return follow(bundle, operation["requestBody"])["content"]["application/json"]["schema"]
-            return follow(bundle, operation["responses"]["200"])["content"]["application/json"]["schema"]
+            if path_item.get(method, {}).get("operationId") == operation_id:
+                return path_item, path_item[method]
     raise KeyError(f"no operation {operation_id} in the bundle")
 
 
-def validator(bundle, operation_id, part):
+def operation_schema(bundle, operation_id, part, status=200, media_type=JSON):
+    """The schema a vector's value is checked against: the parameters as one object, the request body, or the body
+    of the declared answer of `status` in `media_type`."""
+    path_item, operation = find_operation(bundle, operation_id)
+    if part == "params":
+        parameters = [follow(bundle, p) for p in path_item.get("parameters", []) + operation.get("parameters", [])]
+        return {
+            "type": "object",
+            "properties": {p["name"]: p["schema"] for p in parameters},
+            "required": [p["name"] for p in parameters if p.get("required")],
+            "additionalProperties": False,
+        }
+    if part == "request":
+        return follow(bundle, operation["requestBody"])["content"][JSON]["schema"]
+    return follow(bundle, operation["responses"][declared_status(operation, status)])["content"][media_type]["schema"]
+
+
+def validator(bundle, operation_id, part, status, media_type):
     # The bundle's components sit beside the schema, so its "#/components/..." references resolve in any
     # jsonschema version, without a resolver or a registry.
-    schema = {**operation_schema(bundle, operation_id, part), "components": bundle["components"]}
+    schema = {**operation_schema(bundle, operation_id, part, status, media_type), "components": bundle["components"]}
     return Draft202012Validator(schema, format_checker=FORMATS)
 
 
-def standalone_validator(api, operation_id, part):
-    """The validator of the part's standalone schema (contract/schemas/): no OpenAPI document needed."""
-    schema = json.loads((SCHEMAS / api / f"{operation_id}.{STANDALONE_PART[part]}.json").read_text(encoding="utf-8"))
+def standalone_validator(bundle, api, operation_id, part, status, media_type):
+    """The validator of the part's standalone schema (contract/schemas/): no OpenAPI document needed. There is
+    one for every JSON body; a text answer (a gateway's page) has none, and None comes back."""
+    if media_type != JSON:
+        return None
+    name = STANDALONE_PART.get(part) or f"response-{declared_status(find_operation(bundle, operation_id)[1], status)}"
+    schema = json.loads((SCHEMAS / api / f"{operation_id}.{name}.json").read_text(encoding="utf-8"))
     return Draft202012Validator(schema, format_checker=FORMATS)
 
 
@@ -83,13 +100,14 @@ def verdicts():
         validators = {}
         for vector_file in sorted(api_dir.glob("*.json")):
             for vector in json.loads(vector_file.read_text(encoding="utf-8")):
-                key = (vector["operation"], vector["part"])
+                key = (vector["operation"], vector["part"], vector.get("status", 200), vector.get("mediaType", JSON))
                 if key not in validators:
-                    validators[key] = (validator(bundle, *key), standalone_validator(api_dir.name, *key))
+                    validators[key] = (validator(bundle, *key), standalone_validator(bundle, api_dir.name, *key))
                 in_bundle, standalone = validators[key]
                 error = next(iter(in_bundle.iter_errors(vector["value"])), None)
-                alone = "valid" if standalone.is_valid(vector["value"]) else "invalid"
-                yield api_dir.name, vector, "valid" if error is None else "invalid", error, alone
+                reached = "valid" if error is None else "invalid"
+                alone = reached if standalone is None else "valid" if standalone.is_valid(vector["value"]) else "invalid"
+                yield api_dir.name, vector, reached, error, alone
 
 
 def main(argv):

@@ -88,17 +88,48 @@ export class ApiError extends IngestionError {
     /** The body's field with the server's words: `error` (management) or `message` (alerting). */
     errorKey?: string,
   ) {
-    super(`${operation} failed with HTTP ${status}${serverMessage(body, errorKey)}${requestSuffix(requestId)}`);
+    super(`${operation} failed with HTTP ${status}${serverMessage(body, errorKey, headers)}${requestSuffix(requestId)}`);
   }
 }
 
-// The server's own words: the interface's error field, or a short plain-text body (a gateway's or a limiter's).
-function serverMessage(body: unknown, errorKey: string | undefined): string {
+/**
+ * The server's own words: the interface's error field, or a text body (a gateway's, a limiter's), an HTML page
+ * read as its text; escaped and cut short by printable().
+ */
+function serverMessage(body: unknown, errorKey: string | undefined, headers: Headers): string {
   if (body && typeof body === "object") {
     const text = errorKey === undefined ? undefined : (body as Record<string, unknown>)[errorKey];
     return typeof text === "string" && text ? `: ${printable(text)}` : "";
   }
-  return typeof body === "string" && body.trim() ? `: ${printable(body.trim())}` : "";
+  if (typeof body !== "string") return "";
+  // Only the start is read: the message shows at most messageLength characters, and the body may be megabytes.
+  const text = headers.get("content-type")?.includes("html") ? pageText(body) : body.slice(0, messageLength * 8);
+  const words = text.replace(/\s+/g, " ").trim();
+  return words ? `: ${printable(words, messageLength)}` : "";
+}
+
+const messageLength = 200;
+
+/**
+ * The words at the start of an HTML page: tags, scripts and styles left out. One pass with indexOf, never a
+ * backtracking pattern, so a page of a million `<` costs as little as a short one; it stops once it has more
+ * text than a message shows.
+ */
+function pageText(html: string): string {
+  const lower = html.toLowerCase();
+  const wanted = messageLength * 8;
+  let text = "";
+  for (let at = 0; at < html.length && text.length < wanted; ) {
+    const open = html.indexOf("<", at);
+    text += `${html.slice(at, Math.min(open < 0 ? html.length : open, at + wanted))} `;
+    const close = open < 0 ? -1 : html.indexOf(">", open);
+    if (close < 0) break;
+    const skipped = /^<(script|style)\b/.exec(lower.slice(open, open + 8))?.[1];
+    const end = skipped ? lower.indexOf(`</${skipped}`, close) : close;
+    if (end < 0) break;
+    at = skipped ? lower.indexOf(">", end) + 1 || html.length : close + 1;
+  }
+  return text;
 }
 
 export class BadRequestError extends ApiError {

@@ -3,7 +3,7 @@
 // from the spec, and the spec is held to these. A vector whose verdict the bundle does not reach is a contract
 // bug (or a vector bug) either way.
 import { booleanSettings, integerSettings } from "./seed-settings.mjs";
-import { vectorsOf, without } from "./vector.mjs";
+import { gatewayVectors, vectorsOf, without } from "./vector.mjs";
 
 const organizationId = "7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b";
 const serviceId = "3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70";
@@ -77,6 +77,11 @@ function listServices() {
     params.invalid("a filter with two =", { organizationId, filter: ["tag:a=b=c"] }, filterRule),
     params.invalid("a filter that is not a list", { organizationId, filter: "tag:isActive" }, "filter is an array (repeated query items)"),
     params.invalid("a filter element that is not a string", { organizationId, filter: [1] }, "filter elements are strings"),
+    params.invalid(
+      "a query parameter the operation does not declare",
+      { organizationId, foo: "1" },
+      "a client sends only declared parameters (the params object is closed); a server ignores an undeclared one (0.3.0)",
+    ),
 
     response.valid("an empty list", envelope([]), "result is an array of Service"),
     response.valid("a service with id and name only", envelope([service]), "only id and name of a Service are guaranteed"),
@@ -396,7 +401,7 @@ function getPipe() {
 function settingsResponseVectors(operation) {
   const { valid, invalid } = vectorsOf(operation, "response");
   return [
-    valid("every setting null", envelope(defaultSettings), "every field present, each its type or null"),
+    valid("every setting null", envelope(defaultSettings), "each setting is its type or null; null is the service default"),
     valid(
       "every integer setting at its minimum",
       envelope({ ...defaultSettings, ...Object.fromEntries(integerSettings.map(([n, min]) => [n, min])) }),
@@ -463,4 +468,7 @@ function updatePipeSettings() {
   ];
 }
 
-export const vectors = [...listServices(), ...createReversePrivateEndpoint(), ...getPipe(), ...getPipeSettings(), ...updatePipeSettings()];
+const operations = [listServices, createReversePrivateEndpoint, getPipe, getPipeSettings, updatePipeSettings];
+const gatewayError = { errorBody: { status: 503, error: "Service Unavailable", requestId }, requiredField: "error" };
+
+export const vectors = operations.flatMap((operation) => [...operation(), ...gatewayVectors(operation.name, gatewayError)]);

@@ -136,9 +136,11 @@ export interface components {
         /** @description Where the alert is sent when it fires. */
         AlertChannel: AlertChannel;
         /**
-         * @description A threshold alert. The fields listed as required are always present (`name`
-         *     and `message` may be null); the others may be omitted. Clients must ignore
-         *     fields they do not know and accept enum values beyond the known ones.
+         * @description A threshold alert. The fields listed as required are always present; the
+         *     others may be omitted: `name` and `message` when none was given (or null),
+         *     `channel` when the alert's stored channel no longer resolves (a legacy
+         *     channel). Clients must ignore fields they do not know and accept enum
+         *     values beyond the known ones.
          */
         Alert: Alert;
         /** @description Envelope of an alert. */
@@ -211,6 +213,22 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
+        /**
+         * @description A gateway or proxy in front of the service could not get an answer from it
+         *     (502 Bad Gateway, 503 Service Unavailable, 504 Gateway Timeout, ...). The
+         *     body may be the interface's JSON error or any text: plain text, or an HTML
+         *     page. A client retries it as any 5xx where that is safe (never a create).
+         */
+        GatewayError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+                "text/html": string;
+                "application/json": ErrorBody;
+            };
+        };
         /** @description No alert with this ID is visible to the caller. */
         NotFound: {
             headers: {
@@ -268,6 +286,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            "5XX": components["responses"]["GatewayError"];
         };
     };
     getAlert: {
@@ -300,6 +319,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            "5XX": components["responses"]["GatewayError"];
         };
     };
 }
@@ -437,26 +457,28 @@ export type AlertState = "inactive" | "active" | (string & {});
 /** @description Where the alert is sent when it fires. */
 export type AlertChannel = {
     /**
-     * @description Kind of notification channel (known value `webhook`; others may appear).
+     * @description Kind of notification channel (known value `webhook`; others may appear); null in a legacy channel that no longer resolves, as older services sent it.
      *
      *     Known values: `webhook`; others may appear.
      */
-    type?: AlertChannelType | (string & {});
+    type?: AlertChannelType | (string & {}) | null;
     /** @description ID of the webhook the alert calls. */
     webhookId?: string;
 };
 /**
- * @description A threshold alert. The fields listed as required are always present (`name`
- *     and `message` may be null); the others may be omitted. Clients must ignore
- *     fields they do not know and accept enum values beyond the known ones.
+ * @description A threshold alert. The fields listed as required are always present; the
+ *     others may be omitted: `name` and `message` when none was given (or null),
+ *     `channel` when the alert's stored channel no longer resolves (a legacy
+ *     channel). Clients must ignore fields they do not know and accept enum
+ *     values beyond the known ones.
  */
 export type Alert = {
     /** @description Unique ID of the alert. */
     id: string;
-    /** @description Name of the alert; null when none was given. */
-    name: string | null;
-    /** @description Message sent with the notification; null when none was given. */
-    message: string | null;
+    /** @description Name of the alert; null or left out when none was given. */
+    name?: string | null;
+    /** @description Message sent with the notification; null or left out when none was given. */
+    message?: string | null;
     threshold: AlertThreshold;
     /**
      * @description How often the alert is evaluated (known values below; others may appear).
@@ -478,7 +500,8 @@ export type Alert = {
     source: AlertSource | (string & {});
     /** @description Known values: `inactive`, `active`; others may appear. */
     state: AlertState;
-    channel: AlertChannel;
+    /** @description Where the alert is sent when it fires. Left out when the stored channel no longer resolves (a legacy channel, which older services sent as `{"type": null}`). */
+    channel?: AlertChannel;
     /** @description ID of the team that owns the alert. */
     team?: string;
     /** @description ID of the watched tile (source `tile`); null or left out for a search alert. */

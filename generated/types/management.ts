@@ -127,8 +127,8 @@ export interface paths {
         };
         /**
          * Get the settings of a pipe
-         * @description Returns the settings in force for the pipe. Every field is present; `null`
-         *     means the service default applies.
+         * @description Returns the settings in force for the pipe. No field is guaranteed: a
+         *     setting left out, or `null`, is at the service default.
          */
         get: operations["getPipeSettings"];
         /**
@@ -369,6 +369,22 @@ export interface components {
             };
         };
         /**
+         * @description A gateway or proxy in front of the service could not get an answer from it
+         *     (502 Bad Gateway, 503 Service Unavailable, 504 Gateway Timeout, ...). The
+         *     body may be the interface's JSON error or any text: plain text, or an HTML
+         *     page. A client retries it as any 5xx where that is safe (never a create).
+         */
+        GatewayError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "text/plain": string;
+                "text/html": string;
+                "application/json": ErrorBody;
+            };
+        };
+        /**
          * @description The body is not `application/json` (a form or plain text, say). A server may
          *     refuse such a body before reading it; a client that sends JSON never gets
          *     this. Not retried.
@@ -476,6 +492,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            "5XX": components["responses"]["GatewayError"];
         };
     };
     createReversePrivateEndpoint: {
@@ -518,6 +535,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            "5XX": components["responses"]["GatewayError"];
         };
     };
     getPipe: {
@@ -561,6 +579,7 @@ export interface operations {
             424: components["responses"]["ServiceNotRunning"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            "5XX": components["responses"]["GatewayError"];
         };
     };
     getPipeSettings: {
@@ -604,6 +623,7 @@ export interface operations {
             424: components["responses"]["ServiceNotRunning"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            "5XX": components["responses"]["GatewayError"];
         };
     };
     updatePipeSettings: {
@@ -652,6 +672,7 @@ export interface operations {
             424: components["responses"]["ServiceNotRunning"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            "5XX": components["responses"]["GatewayError"];
         };
     };
 }

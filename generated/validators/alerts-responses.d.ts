@@ -2,6 +2,6 @@
 import type { Validator } from "./alerts.js";
 /** Each operation's validator of a JSON answer, by its declared status ("200", "404", "5XX", ...). */
 export declare const responseValidators: {
-  "POST /api/v2/alerts": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "415": Validator; "500": Validator };
-  "GET /api/v2/alerts/{id}": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "500": Validator };
+  "POST /api/v2/alerts": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "415": Validator; "500": Validator; "5XX": Validator };
+  "GET /api/v2/alerts/{id}": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "500": Validator; "5XX": Validator };
 };

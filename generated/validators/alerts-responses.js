@@ -41,7 +41,7 @@ var formats = {
 
 // in-memory:./standalone.js
 var createAlert_response_200 = validate91;
-var schema35 = { "type": "object", "description": "A threshold alert. The fields listed as required are always present (`name`\nand `message` may be null); the others may be omitted. Clients must ignore\nfields they do not know and accept enum values beyond the known ones.\n", "required": ["id", "name", "message", "threshold", "interval", "thresholdType", "source", "state", "channel", "createdAt", "updatedAt"], "properties": { "id": { "type": "string", "description": "Unique ID of the alert." }, "name": { "type": ["string", "null"], "description": "Name of the alert; null when none was given." }, "message": { "type": ["string", "null"], "description": "Message sent with the notification; null when none was given." }, "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "description": "How often the alert is evaluated (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertInterval" }, { "type": "string" }] }, "thresholdType": { "description": "Whether the alert fires above or below the threshold (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertThresholdType" }, { "type": "string" }] }, "source": { "description": "What the alert watches (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertSource" }, { "type": "string" }] }, "state": { "$ref": "#/components/schemas/AlertState" }, "channel": { "$ref": "#/components/schemas/AlertChannel" }, "team": { "type": "string", "description": "ID of the team that owns the alert." }, "tileId": { "type": ["string", "null"], "description": "ID of the watched tile (source `tile`); null or left out for a search alert." }, "dashboard": { "type": ["string", "null"], "description": "ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. Null or left out for a search alert." }, "savedSearch": { "type": ["string", "null"], "description": "ID of the watched saved search (source `search`); the request calls it `savedSearchId`. Null or left out for a tile alert." }, "groupBy": { "type": ["string", "null"], "description": "Field the saved search's results are grouped by; null or left out when they are not grouped." }, "silenced": { "type": "boolean", "description": "Whether notifications are muted; independent of `state`." }, "createdAt": { "type": "string", "format": "date-time", "description": "When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`)." }, "updatedAt": { "type": "string", "format": "date-time", "description": "When the alert was last changed, ISO 8601 with milliseconds." } } };
+var schema35 = { "type": "object", "description": "A threshold alert. The fields listed as required are always present; the\nothers may be omitted: `name` and `message` when none was given (or null),\n`channel` when the alert's stored channel no longer resolves (a legacy\nchannel). Clients must ignore fields they do not know and accept enum\nvalues beyond the known ones.\n", "required": ["id", "threshold", "interval", "thresholdType", "source", "state", "createdAt", "updatedAt"], "properties": { "id": { "type": "string", "description": "Unique ID of the alert." }, "name": { "type": ["string", "null"], "description": "Name of the alert; null or left out when none was given." }, "message": { "type": ["string", "null"], "description": "Message sent with the notification; null or left out when none was given." }, "threshold": { "$ref": "#/components/schemas/AlertThreshold" }, "interval": { "description": "How often the alert is evaluated (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertInterval" }, { "type": "string" }] }, "thresholdType": { "description": "Whether the alert fires above or below the threshold (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertThresholdType" }, { "type": "string" }] }, "source": { "description": "What the alert watches (known values below; others may appear).", "anyOf": [{ "$ref": "#/components/schemas/AlertSource" }, { "type": "string" }] }, "state": { "$ref": "#/components/schemas/AlertState" }, "channel": { "$ref": "#/components/schemas/AlertChannel", "description": 'Where the alert is sent when it fires. Left out when the stored channel no longer resolves (a legacy channel, which older services sent as `{"type": null}`).' }, "team": { "type": "string", "description": "ID of the team that owns the alert." }, "tileId": { "type": ["string", "null"], "description": "ID of the watched tile (source `tile`); null or left out for a search alert." }, "dashboard": { "type": ["string", "null"], "description": "ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. Null or left out for a search alert." }, "savedSearch": { "type": ["string", "null"], "description": "ID of the watched saved search (source `search`); the request calls it `savedSearchId`. Null or left out for a tile alert." }, "groupBy": { "type": ["string", "null"], "description": "Field the saved search's results are grouped by; null or left out when they are not grouped." }, "silenced": { "type": "boolean", "description": "Whether notifications are muted; independent of `state`." }, "createdAt": { "type": "string", "format": "date-time", "description": "When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`)." }, "updatedAt": { "type": "string", "format": "date-time", "description": "When the alert was last changed, ISO 8601 with milliseconds." } } };
 function validate55(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -247,13 +247,27 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         }
         var _valid0 = _errs4 === errors;
         valid1 = valid1 || _valid0;
+        if (!valid1) {
+          const _errs6 = errors;
+          if (data0 !== null) {
+            const err1 = { instancePath: instancePath + "/type", keyword: "type", params: { type: "null" } };
+            if (vErrors === null) {
+              vErrors = [err1];
+            } else {
+              vErrors.push(err1);
+            }
+            errors++;
+          }
+          var _valid0 = _errs6 === errors;
+          valid1 = valid1 || _valid0;
+        }
       }
       if (!valid1) {
-        const err1 = { instancePath: instancePath + "/type", keyword: "anyOf", params: {} };
+        const err2 = { instancePath: instancePath + "/type", keyword: "anyOf", params: {} };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err2];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err2);
         }
         errors++;
       } else {
@@ -269,21 +283,21 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
     }
     if (data.webhookId !== void 0) {
       if (typeof data.webhookId !== "string") {
-        const err2 = { instancePath: instancePath + "/webhookId", keyword: "type", params: { type: "string" } };
+        const err3 = { instancePath: instancePath + "/webhookId", keyword: "type", params: { type: "string" } };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err3];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err3);
         }
         errors++;
       }
     }
   } else {
-    const err3 = { instancePath, keyword: "type", params: { type: "object" } };
+    const err4 = { instancePath, keyword: "type", params: { type: "object" } };
     if (vErrors === null) {
-      vErrors = [err3];
+      vErrors = [err4];
     } else {
-      vErrors.push(err3);
+      vErrors.push(err4);
     }
     errors++;
   }
@@ -304,8 +318,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.name === void 0) {
-      const err1 = { instancePath, keyword: "required", params: { missingProperty: "name" } };
+    if (data.threshold === void 0) {
+      const err1 = { instancePath, keyword: "required", params: { missingProperty: "threshold" } };
       if (vErrors === null) {
         vErrors = [err1];
       } else {
@@ -313,8 +327,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.message === void 0) {
-      const err2 = { instancePath, keyword: "required", params: { missingProperty: "message" } };
+    if (data.interval === void 0) {
+      const err2 = { instancePath, keyword: "required", params: { missingProperty: "interval" } };
       if (vErrors === null) {
         vErrors = [err2];
       } else {
@@ -322,8 +336,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.threshold === void 0) {
-      const err3 = { instancePath, keyword: "required", params: { missingProperty: "threshold" } };
+    if (data.thresholdType === void 0) {
+      const err3 = { instancePath, keyword: "required", params: { missingProperty: "thresholdType" } };
       if (vErrors === null) {
         vErrors = [err3];
       } else {
@@ -331,8 +345,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.interval === void 0) {
-      const err4 = { instancePath, keyword: "required", params: { missingProperty: "interval" } };
+    if (data.source === void 0) {
+      const err4 = { instancePath, keyword: "required", params: { missingProperty: "source" } };
       if (vErrors === null) {
         vErrors = [err4];
       } else {
@@ -340,8 +354,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.thresholdType === void 0) {
-      const err5 = { instancePath, keyword: "required", params: { missingProperty: "thresholdType" } };
+    if (data.state === void 0) {
+      const err5 = { instancePath, keyword: "required", params: { missingProperty: "state" } };
       if (vErrors === null) {
         vErrors = [err5];
       } else {
@@ -349,8 +363,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.source === void 0) {
-      const err6 = { instancePath, keyword: "required", params: { missingProperty: "source" } };
+    if (data.createdAt === void 0) {
+      const err6 = { instancePath, keyword: "required", params: { missingProperty: "createdAt" } };
       if (vErrors === null) {
         vErrors = [err6];
       } else {
@@ -358,8 +372,8 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.state === void 0) {
-      const err7 = { instancePath, keyword: "required", params: { missingProperty: "state" } };
+    if (data.updatedAt === void 0) {
+      const err7 = { instancePath, keyword: "required", params: { missingProperty: "updatedAt" } };
       if (vErrors === null) {
         vErrors = [err7];
       } else {
@@ -367,40 +381,13 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       }
       errors++;
     }
-    if (data.channel === void 0) {
-      const err8 = { instancePath, keyword: "required", params: { missingProperty: "channel" } };
-      if (vErrors === null) {
-        vErrors = [err8];
-      } else {
-        vErrors.push(err8);
-      }
-      errors++;
-    }
-    if (data.createdAt === void 0) {
-      const err9 = { instancePath, keyword: "required", params: { missingProperty: "createdAt" } };
-      if (vErrors === null) {
-        vErrors = [err9];
-      } else {
-        vErrors.push(err9);
-      }
-      errors++;
-    }
-    if (data.updatedAt === void 0) {
-      const err10 = { instancePath, keyword: "required", params: { missingProperty: "updatedAt" } };
-      if (vErrors === null) {
-        vErrors = [err10];
-      } else {
-        vErrors.push(err10);
-      }
-      errors++;
-    }
     if (data.id !== void 0) {
       if (typeof data.id !== "string") {
-        const err11 = { instancePath: instancePath + "/id", keyword: "type", params: { type: "string" } };
+        const err8 = { instancePath: instancePath + "/id", keyword: "type", params: { type: "string" } };
         if (vErrors === null) {
-          vErrors = [err11];
+          vErrors = [err8];
         } else {
-          vErrors.push(err11);
+          vErrors.push(err8);
         }
         errors++;
       }
@@ -408,11 +395,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.name !== void 0) {
       let data1 = data.name;
       if (typeof data1 !== "string" && data1 !== null) {
-        const err12 = { instancePath: instancePath + "/name", keyword: "type", params: { type: schema35.properties.name.type } };
+        const err9 = { instancePath: instancePath + "/name", keyword: "type", params: { type: schema35.properties.name.type } };
         if (vErrors === null) {
-          vErrors = [err12];
+          vErrors = [err9];
         } else {
-          vErrors.push(err12);
+          vErrors.push(err9);
         }
         errors++;
       }
@@ -420,11 +407,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     if (data.message !== void 0) {
       let data2 = data.message;
       if (typeof data2 !== "string" && data2 !== null) {
-        const err13 = { instancePath: instancePath + "/message", keyword: "type", params: { type: schema35.properties.message.type } };
+        const err10 = { instancePath: instancePath + "/message", keyword: "type", params: { type: schema35.properties.message.type } };
         if (vErrors === null) {
-          vErrors = [err13];
+          vErrors = [err10];
         } else {
-          vErrors.push(err13);
+          vErrors.push(err10);
         }
         errors++;
       }
@@ -449,11 +436,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid1) {
         const _errs11 = errors;
         if (typeof data4 !== "string") {
-          const err14 = { instancePath: instancePath + "/interval", keyword: "type", params: { type: "string" } };
+          const err11 = { instancePath: instancePath + "/interval", keyword: "type", params: { type: "string" } };
           if (vErrors === null) {
-            vErrors = [err14];
+            vErrors = [err11];
           } else {
-            vErrors.push(err14);
+            vErrors.push(err11);
           }
           errors++;
         }
@@ -461,11 +448,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         valid1 = valid1 || _valid0;
       }
       if (!valid1) {
-        const err15 = { instancePath: instancePath + "/interval", keyword: "anyOf", params: {} };
+        const err12 = { instancePath: instancePath + "/interval", keyword: "anyOf", params: {} };
         if (vErrors === null) {
-          vErrors = [err15];
+          vErrors = [err12];
         } else {
-          vErrors.push(err15);
+          vErrors.push(err12);
         }
         errors++;
       } else {
@@ -493,11 +480,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid2) {
         const _errs16 = errors;
         if (typeof data5 !== "string") {
-          const err16 = { instancePath: instancePath + "/thresholdType", keyword: "type", params: { type: "string" } };
+          const err13 = { instancePath: instancePath + "/thresholdType", keyword: "type", params: { type: "string" } };
           if (vErrors === null) {
-            vErrors = [err16];
+            vErrors = [err13];
           } else {
-            vErrors.push(err16);
+            vErrors.push(err13);
           }
           errors++;
         }
@@ -505,11 +492,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         valid2 = valid2 || _valid1;
       }
       if (!valid2) {
-        const err17 = { instancePath: instancePath + "/thresholdType", keyword: "anyOf", params: {} };
+        const err14 = { instancePath: instancePath + "/thresholdType", keyword: "anyOf", params: {} };
         if (vErrors === null) {
-          vErrors = [err17];
+          vErrors = [err14];
         } else {
-          vErrors.push(err17);
+          vErrors.push(err14);
         }
         errors++;
       } else {
@@ -537,11 +524,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
       if (!valid3) {
         const _errs21 = errors;
         if (typeof data6 !== "string") {
-          const err18 = { instancePath: instancePath + "/source", keyword: "type", params: { type: "string" } };
+          const err15 = { instancePath: instancePath + "/source", keyword: "type", params: { type: "string" } };
           if (vErrors === null) {
-            vErrors = [err18];
+            vErrors = [err15];
           } else {
-            vErrors.push(err18);
+            vErrors.push(err15);
           }
           errors++;
         }
@@ -549,11 +536,11 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         valid3 = valid3 || _valid2;
       }
       if (!valid3) {
-        const err19 = { instancePath: instancePath + "/source", keyword: "anyOf", params: {} };
+        const err16 = { instancePath: instancePath + "/source", keyword: "anyOf", params: {} };
         if (vErrors === null) {
-          vErrors = [err19];
+          vErrors = [err16];
         } else {
-          vErrors.push(err19);
+          vErrors.push(err16);
         }
         errors++;
       } else {
@@ -581,7 +568,43 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data.team !== void 0) {
       if (typeof data.team !== "string") {
-        const err20 = { instancePath: instancePath + "/team", keyword: "type", params: { type: "string" } };
+        const err17 = { instancePath: instancePath + "/team", keyword: "type", params: { type: "string" } };
+        if (vErrors === null) {
+          vErrors = [err17];
+        } else {
+          vErrors.push(err17);
+        }
+        errors++;
+      }
+    }
+    if (data.tileId !== void 0) {
+      let data10 = data.tileId;
+      if (typeof data10 !== "string" && data10 !== null) {
+        const err18 = { instancePath: instancePath + "/tileId", keyword: "type", params: { type: schema35.properties.tileId.type } };
+        if (vErrors === null) {
+          vErrors = [err18];
+        } else {
+          vErrors.push(err18);
+        }
+        errors++;
+      }
+    }
+    if (data.dashboard !== void 0) {
+      let data11 = data.dashboard;
+      if (typeof data11 !== "string" && data11 !== null) {
+        const err19 = { instancePath: instancePath + "/dashboard", keyword: "type", params: { type: schema35.properties.dashboard.type } };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.savedSearch !== void 0) {
+      let data12 = data.savedSearch;
+      if (typeof data12 !== "string" && data12 !== null) {
+        const err20 = { instancePath: instancePath + "/savedSearch", keyword: "type", params: { type: schema35.properties.savedSearch.type } };
         if (vErrors === null) {
           vErrors = [err20];
         } else {
@@ -590,10 +613,10 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.tileId !== void 0) {
-      let data10 = data.tileId;
-      if (typeof data10 !== "string" && data10 !== null) {
-        const err21 = { instancePath: instancePath + "/tileId", keyword: "type", params: { type: schema35.properties.tileId.type } };
+    if (data.groupBy !== void 0) {
+      let data13 = data.groupBy;
+      if (typeof data13 !== "string" && data13 !== null) {
+        const err21 = { instancePath: instancePath + "/groupBy", keyword: "type", params: { type: schema35.properties.groupBy.type } };
         if (vErrors === null) {
           vErrors = [err21];
         } else {
@@ -602,10 +625,9 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.dashboard !== void 0) {
-      let data11 = data.dashboard;
-      if (typeof data11 !== "string" && data11 !== null) {
-        const err22 = { instancePath: instancePath + "/dashboard", keyword: "type", params: { type: schema35.properties.dashboard.type } };
+    if (data.silenced !== void 0) {
+      if (typeof data.silenced !== "boolean") {
+        const err22 = { instancePath: instancePath + "/silenced", keyword: "type", params: { type: "boolean" } };
         if (vErrors === null) {
           vErrors = [err22];
         } else {
@@ -614,22 +636,20 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.savedSearch !== void 0) {
-      let data12 = data.savedSearch;
-      if (typeof data12 !== "string" && data12 !== null) {
-        const err23 = { instancePath: instancePath + "/savedSearch", keyword: "type", params: { type: schema35.properties.savedSearch.type } };
-        if (vErrors === null) {
-          vErrors = [err23];
-        } else {
-          vErrors.push(err23);
+    if (data.createdAt !== void 0) {
+      let data15 = data.createdAt;
+      if (typeof data15 === "string") {
+        if (!formats0(data15)) {
+          const err23 = { instancePath: instancePath + "/createdAt", keyword: "format", params: { format: "date-time" } };
+          if (vErrors === null) {
+            vErrors = [err23];
+          } else {
+            vErrors.push(err23);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.groupBy !== void 0) {
-      let data13 = data.groupBy;
-      if (typeof data13 !== "string" && data13 !== null) {
-        const err24 = { instancePath: instancePath + "/groupBy", keyword: "type", params: { type: schema35.properties.groupBy.type } };
+      } else {
+        const err24 = { instancePath: instancePath + "/createdAt", keyword: "type", params: { type: "string" } };
         if (vErrors === null) {
           vErrors = [err24];
         } else {
@@ -638,67 +658,34 @@ function validate92(data, { instancePath = "", parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.silenced !== void 0) {
-      if (typeof data.silenced !== "boolean") {
-        const err25 = { instancePath: instancePath + "/silenced", keyword: "type", params: { type: "boolean" } };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-    }
-    if (data.createdAt !== void 0) {
-      let data15 = data.createdAt;
-      if (typeof data15 === "string") {
-        if (!formats0(data15)) {
-          const err26 = { instancePath: instancePath + "/createdAt", keyword: "format", params: { format: "date-time" } };
-          if (vErrors === null) {
-            vErrors = [err26];
-          } else {
-            vErrors.push(err26);
-          }
-          errors++;
-        }
-      } else {
-        const err27 = { instancePath: instancePath + "/createdAt", keyword: "type", params: { type: "string" } };
-        if (vErrors === null) {
-          vErrors = [err27];
-        } else {
-          vErrors.push(err27);
-        }
-        errors++;
-      }
-    }
     if (data.updatedAt !== void 0) {
       let data16 = data.updatedAt;
       if (typeof data16 === "string") {
         if (!formats0(data16)) {
-          const err28 = { instancePath: instancePath + "/updatedAt", keyword: "format", params: { format: "date-time" } };
+          const err25 = { instancePath: instancePath + "/updatedAt", keyword: "format", params: { format: "date-time" } };
           if (vErrors === null) {
-            vErrors = [err28];
+            vErrors = [err25];
           } else {
-            vErrors.push(err28);
+            vErrors.push(err25);
           }
           errors++;
         }
       } else {
-        const err29 = { instancePath: instancePath + "/updatedAt", keyword: "type", params: { type: "string" } };
+        const err26 = { instancePath: instancePath + "/updatedAt", keyword: "type", params: { type: "string" } };
         if (vErrors === null) {
-          vErrors = [err29];
+          vErrors = [err26];
         } else {
-          vErrors.push(err29);
+          vErrors.push(err26);
         }
         errors++;
       }
     }
   } else {
-    const err30 = { instancePath, keyword: "type", params: { type: "object" } };
+    const err27 = { instancePath, keyword: "type", params: { type: "object" } };
     if (vErrors === null) {
-      vErrors = [err30];
+      vErrors = [err27];
     } else {
-      vErrors.push(err30);
+      vErrors.push(err27);
     }
     errors++;
   }
@@ -776,8 +763,8 @@ function validate104(data, { instancePath = "", parentData, parentDataProperty, 
 
 // validators.js
 var responseValidators = {
-  "POST /api/v2/alerts": { "200": createAlert_response_200, "400": createAlert_response_400, "401": createAlert_response_400, "403": createAlert_response_400, "415": createAlert_response_400, "500": createAlert_response_400 },
-  "GET /api/v2/alerts/{id}": { "200": createAlert_response_200, "400": createAlert_response_400, "401": createAlert_response_400, "403": createAlert_response_400, "404": createAlert_response_400, "500": createAlert_response_400 }
+  "POST /api/v2/alerts": { "200": createAlert_response_200, "400": createAlert_response_400, "401": createAlert_response_400, "403": createAlert_response_400, "415": createAlert_response_400, "500": createAlert_response_400, "5XX": createAlert_response_400 },
+  "GET /api/v2/alerts/{id}": { "200": createAlert_response_200, "400": createAlert_response_400, "401": createAlert_response_400, "403": createAlert_response_400, "404": createAlert_response_400, "500": createAlert_response_400, "5XX": createAlert_response_400 }
 };
 export {
   responseValidators

@@ -2,9 +2,9 @@
 import type { Validator } from "./management.js";
 /** Each operation's validator of a JSON answer, by its declared status ("200", "404", "5XX", ...). */
 export declare const responseValidators: {
-  "GET /v1/organizations/{organizationId}/services": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "429": Validator; "500": Validator };
-  "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "415": Validator; "429": Validator; "500": Validator };
-  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "424": Validator; "429": Validator; "500": Validator };
-  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "424": Validator; "429": Validator; "500": Validator };
-  "PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "415": Validator; "424": Validator; "429": Validator; "500": Validator };
+  "GET /v1/organizations/{organizationId}/services": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "429": Validator; "500": Validator; "5XX": Validator };
+  "POST /v1/organizations/{organizationId}/services/{serviceId}/pipesReversePrivateEndpoints": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "415": Validator; "429": Validator; "500": Validator; "5XX": Validator };
+  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "424": Validator; "429": Validator; "500": Validator; "5XX": Validator };
+  "GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "424": Validator; "429": Validator; "500": Validator; "5XX": Validator };
+  "PUT /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings": { "200": Validator; "400": Validator; "401": Validator; "403": Validator; "404": Validator; "415": Validator; "424": Validator; "429": Validator; "500": Validator; "5XX": Validator };
 };

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { exampleRequest, operationsOf } from "../../src/contract/openapi.js";
+import { exampleRequest, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { apis, root } from "./toolchain.mjs";
 
 const parts = ["params", "request", "response"];
@@ -24,17 +24,31 @@ export async function vectorFiles(bundleDir = join(root, "generated", "openapi")
       if (!entry) throw new Error(`vectors name operation ${operationId}, which ${api} does not have`);
       const list = vectors.filter((vector) => vector.operation === operationId);
       const seen = new Set();
-      for (const { part, name, verdict, rule, value } of list) {
+      for (const { part, name, verdict, rule, value, status = 200, mediaType = "application/json" } of list) {
         const id = `${operationId} ${part} "${name}"`;
         if (!parts.includes(part) || !verdicts.includes(verdict) || !name || !rule || value === undefined) throw new Error(`vector ${id} is malformed`);
+        if (part === "response" && !declaredMedia(bundle, entry, status, mediaType))
+          throw new Error(`vector ${id}: ${operationId} declares no ${status} ${mediaType} answer`);
         if (seen.has(`${part} ${name}`)) throw new Error(`vector ${id} appears twice`);
         seen.add(`${part} ${name}`);
       }
-      const withHttp = list.map((vector) => ({ ...vector, ...httpForm(bundle, entry, vector) }));
+      const withHttp = list.map((vector) => ({ ...inOrder(vector), ...httpForm(bundle, entry, vector) }));
       files[`${api}/${operationId}.json`] = `${JSON.stringify(withHttp, null, 2)}\n`;
     }
   }
   return files;
+}
+
+/** A response vector states the answer it is the body of: its status and media type (200 and JSON unless given). */
+function inOrder({ operation, part, status, mediaType, ...rest }) {
+  if (part !== "response") return { operation, part, ...rest };
+  return { operation, part, status: status ?? 200, mediaType: mediaType ?? "application/json", ...rest };
+}
+
+/** The media type entry the operation declares for an answer of `status` (exactly, or by its range such as `5XX`). */
+function declaredMedia(bundle, { operation }, status, mediaType) {
+  const response = operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
+  return resolveRef(bundle, response)?.content?.[mediaType];
 }
 
 /**
@@ -43,7 +57,7 @@ export async function vectorFiles(bundleDir = join(root, "generated", "openapi")
  * parts a vector does not test come from the operation's first examples. A vector that HTTP cannot carry
  * is `http: false` with the reason.
  */
-function httpForm(bundle, entry, { part, value }) {
+function httpForm(bundle, entry, { part, value, status = 200 }) {
   const example = exampleRequest(bundle, entry);
   const params = part === "params" ? value : { ...example.path, ...example.query };
   const notHttp = part === "params" && whyNotHttp(entry, value);
@@ -60,13 +74,17 @@ function httpForm(bundle, entry, { part, value }) {
       path,
       ...(query && { query }),
       ...(body !== undefined && { headers: { "content-type": "application/json" }, body }),
-      ...(part === "response" && { status: 200 }),
+      ...(part === "response" && { status }),
     },
   };
 }
 
 /** Why a parameters vector cannot be sent over HTTP, or false: parameters travel as text in a URL. */
 function whyNotHttp({ parameters }, params) {
+  const undeclared = Object.keys(params).find((name) => !parameters.some((parameter) => parameter.name === name));
+  if (undeclared) {
+    return `a server ignores a query parameter the operation does not declare (DECISIONS.md): ${undeclared} would be answered as if left out; the verdict is the client's`;
+  }
   for (const parameter of parameters) {
     const value = params[parameter.name];
     if (parameter.in === "path" && (value === undefined || value === "")) return `a URL cannot leave out the path parameter ${parameter.name}`;

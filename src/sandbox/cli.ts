@@ -36,7 +36,7 @@ created resources can be read back, settings replaced and read again, requests a
   --latency     milliseconds every answer waits: a number, or MIN-MAX for a delay drawn for each answer
   --max-resources  the most reverse private endpoints, and alerts, that creates may add (default 10000)
 Test what fails too: a Prefer header (code=404, example=NAME) gets any answer the operation declares, and
-POST /_sandbox/faults adds rules ({"operation": "getPipe", "status": 500, "count": 1}; "reset", "truncate";
+POST /_sandbox/faults adds rules ({"operation": "getPipe", "status": 503, "count": 1}; "reset", "truncate";
 delayMs, probability, headers). POST /_sandbox/reset puts the data back as it was at start.`;
 
 function fail(message: string): never {

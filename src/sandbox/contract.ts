@@ -109,10 +109,21 @@ function declaredResponse(operation: Operation, status: string): DeclaredRespons
   return declaredResponses(operation)[status];
 }
 
-/** The statuses an operation declares, in the spec's order. */
+/** The statuses an operation declares, in the spec's order (a range such as `5XX` as it is written). */
 export function declaredStatuses(operation: Operation): string[] {
   return Object.keys(declaredResponses(operation));
 }
+
+/** The declared status that covers a code: the code itself, else its range (`503` under `5XX`); undefined if neither. */
+export function declaredStatusOf(operation: Operation, code: number): string | undefined {
+  const statuses = declaredStatuses(operation);
+  if (statuses.includes(String(code))) return String(code);
+  const range = `${String(code)[0]}XX`;
+  return Number.isInteger(code) && code >= 100 && code <= 599 && statuses.includes(range) ? range : undefined;
+}
+
+// The words a gateway's plain-text answer of a range carries: its reason phrase, so a 503 does not say Bad Gateway.
+const reasons: Record<number, string> = { 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
 
 /** A declared answer, ready to send: its status, its named example as the body, the examples of its headers. */
 export interface DeclaredAnswer {
@@ -146,7 +157,8 @@ export function declaredAnswer(operation: Operation, status: string, exampleName
   }
   const json = mediaType === "application/json";
   if (mediaType && !json) headers["content-type"] = `${mediaType}; charset=utf-8`;
-  const body = example === undefined ? undefined : structuredClone(example.value);
+  const ranged = /^\dXX$/.test(status) && mediaType === "text/plain" && exampleName === undefined;
+  const body = ranged ? (reasons[answerStatus] ?? "Server Error") : example === undefined ? undefined : structuredClone(example.value);
   return { status: answerStatus, body: json || body === undefined ? body : String(body), headers, exampleNames: Object.keys(examples) };
 }
 

@@ -2,7 +2,7 @@
 // connection before or in the middle of the answer, after a delay, a number of times or with a probability. Every
 // injected body is the status's declared example, checked against the declared schema when the rule is added.
 import { type Answer, failure } from "./answers.js";
-import { declaredAnswer, declaredStatuses, type Operation, type OperationId, operations } from "./contract.js";
+import { declaredAnswer, declaredStatuses, declaredStatusOf, type Operation, type OperationId, operations } from "./contract.js";
 import { challenge } from "./credentials.js";
 
 /** A fault rule, as `POST /_sandbox/faults` (or `faults.add()`) takes it. */
@@ -48,11 +48,12 @@ function problemsOf(rule: Partial<FaultRule>): string[] {
   if (status !== "reset" && status !== "truncate") {
     if (!Number.isInteger(status)) problems.push('status must be a status the operation declares, "reset" or "truncate"');
     for (const operation of targets) {
-      const answer = Number.isInteger(status) ? declaredAnswer(operation, String(status)) : undefined;
+      const declared = Number.isInteger(status) ? declaredStatusOf(operation, status as number) : undefined;
+      const answer = declared === undefined ? undefined : declaredAnswer(operation, declared, undefined, status as number);
       if (Number.isInteger(status) && !answer) {
         problems.push(`status ${status} is not one ${operation.operationId} declares (${declaredStatuses(operation).join(", ")})`);
-      } else if (answer && typeof answer.body !== "string" && !operation.answers[String(status)]?.(answer.body)) {
-        problems.push(`the declared example of ${operation.operationId} ${status} breaks its schema`);
+      } else if (answer && typeof answer.body !== "string" && !operation.answers[declared as string]?.(answer.body)) {
+        problems.push(`the declared example of ${operation.operationId} ${declared} breaks its schema`);
       }
     }
   }
@@ -113,7 +114,8 @@ export function createFaults(random: () => number = Math.random) {
         // A truncated answer is the operation's own success, cut: what a proxy dropping the connection leaves.
         return { answer: undefined, drop: rule.status, delayMs };
       }
-      const declared = declaredAnswer(operation, String(rule.status));
+      const status = declaredStatusOf(operation, rule.status);
+      const declared = status === undefined ? undefined : declaredAnswer(operation, status, undefined, rule.status);
       if (!declared) return { answer: failure(operation.api, 500, `no declared ${rule.status}`), drop: undefined, delayMs };
       if (declared.status === 401) declared.headers["www-authenticate"] = challenge(operation.api);
       return {

@@ -2,7 +2,7 @@
 // operation declares, with its declared example as the body and its headers' examples, so the same test runs against
 // the static mock and the sandbox. A status the operation does not declare gets a 400 naming the ones it does.
 import { type Answer, failure } from "./answers.js";
-import { declaredAnswer, declaredStatuses, type Operation } from "./contract.js";
+import { declaredAnswer, declaredStatuses, declaredStatusOf, type Operation } from "./contract.js";
 import { challenge } from "./credentials.js";
 
 /** `code` and `example` of a Prefer header (`code=404, example=NotFound`); other preferences are not the sandbox's. */
@@ -26,13 +26,15 @@ export function preferredAnswer(operation: Operation, header: string | undefined
   const { code, example } = preferences(header);
   if (code === undefined && example === undefined) return undefined;
   const statuses = declaredStatuses(operation);
-  if (code !== undefined && !statuses.includes(code)) {
+  // A code a range covers (503 under 5XX) is answered with that range's declared answer, and that code.
+  const declared = code === undefined ? undefined : declaredStatusOf(operation, Number(code));
+  if (code !== undefined && !declared) {
     return failure(operation.api, 400, `Prefer: code=${code} is not a status ${operation.operationId} declares; it declares ${statuses.join(", ")}`);
   }
   // With no code, the example is looked for in the success answer first, then in the others, as Prism does.
-  const candidates = code !== undefined ? [code] : ["200", ...statuses.filter((status) => status !== "200")];
+  const candidates = declared !== undefined ? [declared] : ["200", ...statuses.filter((status) => status !== "200")];
   for (const status of candidates) {
-    const answer = declaredAnswer(operation, status, example);
+    const answer = declaredAnswer(operation, status, example, declared === undefined || !/XX$/.test(status) ? undefined : Number(code));
     if (!answer) continue;
     if (answer.status === 401) answer.headers["www-authenticate"] = challenge(operation.api);
     return answer;

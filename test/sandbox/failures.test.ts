@@ -28,7 +28,8 @@ const send = (o: Operation, headers: Record<string, string> = {}) =>
 
 /** Whether an answer is the one the operation declares for its status: body (by media type) and declared headers. */
 async function declaredBy(o: Operation, response: Response) {
-  const declared = resolve(o.api, bundles[o.api].paths[o.path][o.method.toLowerCase()].responses[String(response.status)]);
+  const responses = bundles[o.api].paths[o.path][o.method.toLowerCase()].responses;
+  const declared = resolve(o.api, responses[String(response.status)] ?? responses[`${String(response.status)[0]}XX`]);
   expect(declared, `${o.operationId} declares no ${response.status}`).toBeDefined();
   const media = (response.headers.get("content-type") ?? "").split(";")[0] as string;
   const content = declared.content[media];
@@ -75,8 +76,15 @@ describe("Prefer", () => {
     const response = await send(getAlert, { prefer: "code=418" });
     expect(response.status).toBe(400);
     expect((await declaredBy(getAlert, response)).message).toBe(
-      "Prefer: code=418 is not a status getAlert declares; it declares 200, 400, 401, 403, 404, 429, 500",
+      "Prefer: code=418 is not a status getAlert declares; it declares 200, 400, 401, 403, 404, 429, 500, 5XX",
     );
+  });
+
+  it.each([502, 503, 504])("answers a gateway's %i under the declared 5XX: its reason phrase as text/plain", async (status) => {
+    const getPipe = operation("getPipe");
+    const response = await send(getPipe, { prefer: `code=${status}` });
+    expect(response.status).toBe(status);
+    expect(await declaredBy(getPipe, response)).toBe({ 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" }[status]);
   });
 
   it("picks a named example: Prefer: example=<name>", async () => {
@@ -97,12 +105,12 @@ describe("fault rules", () => {
     fetch(`${sandbox.url}/_sandbox/faults`, { method: "POST", headers, body: JSON.stringify(rule) });
 
   it("a 503 once: the SDK retries the GET and gets the pipe; the rule is then gone", async () => {
-    const added = await post({ operation: "getPipe", status: 500, count: 1, headers: { "retry-after": "0" } });
+    const added = await post({ operation: "getPipe", status: 503, count: 1, headers: { "retry-after": "0" } });
     expect(added.status).toBe(201);
     const answers: number[] = [];
     const client = management({ onResponse: (response: Response) => void answers.push(response.status) });
     expect((await client.pipes.get(pipe)).id).toBe(pipe.pipeId);
-    expect(answers).toEqual([500, 200]);
+    expect(answers).toEqual([503, 200]);
     expect(await (await fetch(`${sandbox.url}/_sandbox/faults`)).json()).toEqual({ rules: [] });
   });
 
@@ -149,7 +157,7 @@ describe("fault rules", () => {
     const { error } = (await response.json()) as { error: string };
     for (const words of [
       "shade is not a field of a fault rule",
-      "status 424 is not one getAlert declares (200, 400, 401, 403, 404, 429, 500)",
+      "status 424 is not one getAlert declares (200, 400, 401, 403, 404, 429, 500, 5XX)",
       "delayMs must be an integer from 0 to 60000",
       "count must be an integer of 1 or more",
       "probability must be a number above 0 and at most 1",

@@ -2,7 +2,7 @@
 // loopback servers, with response validation on: sparse settings, nulls in a pipe, error bodies with only
 // `error`, the management 424 and X-RateLimit-Reset, and the alerting 429 in HTML.
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiError, createAlertsClient, createManagementClient, NotFoundError, RateLimitError } from "../../src/index.js";
+import { ApiError, createAlertsClient, createManagementClient, InternalServerError, NotFoundError, RateLimitError } from "../../src/index.js";
 import { operation } from "../support/operations.js";
 import { json, type ScriptedServer, type Step, startScriptedServer, text } from "../support/scripted-server.js";
 import { alertId, keyId, keySecret, pipe, token } from "../support/sdk-fixtures.js";
@@ -101,5 +101,80 @@ describe("the alerting interface's rate limiter", () => {
     const client = await alerts(text(429, limiterText, "text/html; charset=utf-8", { "retry-after": "0" }), json(200, operation("getAlert").exampleResponse()));
     expect((await client.get(alertId)).id).toBe(alertId);
     expect(server?.requests).toHaveLength(2);
+  });
+});
+
+describe("what the real alerting service sends of an old alert (0.3.0)", () => {
+  const legacy = {
+    id: alertId,
+    threshold: 3,
+    interval: "1h",
+    thresholdType: "below",
+    source: "search",
+    state: "inactive",
+    createdAt: "2024-03-01T08:00:00.000Z",
+    updatedAt: "2024-03-01T08:00:00.000Z",
+  };
+
+  it("reads an alert without channel, name or message, with validateResponses on", async () => {
+    const client = await alerts(json(200, { data: legacy }));
+    expect(await client.get(alertId)).toEqual(legacy);
+  });
+
+  it("reads an alert whose channel is the legacy {type: null}, as older versions sent it", async () => {
+    const client = await alerts(json(200, { data: { ...legacy, channel: { type: null } } }));
+    expect((await client.get(alertId)).channel).toEqual({ type: null });
+  });
+
+  it("reads its own published example of an alert without name and message", async () => {
+    const { LegacyAlert } = operation("getAlert").responseExamples() as { LegacyAlert: { data: object } };
+    const client = await alerts(json(200, LegacyAlert));
+    expect(await client.get(alertId)).toEqual(LegacyAlert.data);
+  });
+});
+
+describe("a gateway's answer (5XX, any body)", () => {
+  it("a 502 text/plain Bad Gateway is an InternalServerError with the text, and a GET retries it", async () => {
+    const answer = operation("getPipeSettings").exampleResponse() as { result: object };
+    const client = await management(text(502, "Bad Gateway", "text/plain", { "retry-after": "0" }), json(200, answer));
+    expect(await client.pipes.getSettings(pipe)).toEqual(answer.result);
+    expect(server?.requests).toHaveLength(2);
+    const failing = await management(text(502, "Bad Gateway", "text/plain", { "retry-after": "0" }));
+    const error = await failing.pipes.getSettings(pipe).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error).toMatchObject({ status: 502, body: "Bad Gateway" });
+    expect((error as Error).message).toMatch(/failed with HTTP 502: Bad Gateway$/);
+    expect(server?.requests).toHaveLength(3);
+  });
+
+  it("a 504 HTML page reads as its text, escaped and cut short", async () => {
+    const page = `<html><head><title>504 Gateway Time-out</title><style>h1{}</style></head><body><h1>504 Gateway\nTime-out</h1>${"<p>x</p>".repeat(100)}\u001b[31m</body></html>`;
+    const client = await alerts(text(504, page, "text/html"));
+    const error = (await client.get(alertId, { maxRetries: 0 }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.message).toContain("failed with HTTP 504: 504 Gateway Time-out 504 Gateway Time-out x x");
+    expect(error.message).not.toContain("<");
+    expect(error.message).not.toContain("\u001b");
+    expect(error.message.length).toBeLessThan(400);
+  });
+
+  it("reads the words of a hostile 16 MiB page in linear time: a million unclosed tags do not pin a core", () => {
+    const html = new Headers({ "content-type": "text/html" });
+    const size = 16 * 1024 * 1024;
+    for (const page of ["<".repeat(size), "<script>".repeat(size / 8), "<style>".repeat(size / 7), `<p>${"a ".repeat(size / 2)}`]) {
+      const started = performance.now();
+      const { message } = new ApiError(502, page, html, undefined, "getPipe", "error");
+      // About 20 ms each. A backtracking pattern took 0.6 s for 40,000 `<` and grows with the square: hours here.
+      expect(performance.now() - started, page.slice(0, 10)).toBeLessThan(500);
+      expect(message.length).toBeLessThan(260);
+    }
+    const scripted = "<html><script>if (a < b) alert('<b>')</script><STYLE>p > a {}</STYLE><p>Bad\n  Gateway</p></html>";
+    expect(new ApiError(502, scripted, html, undefined, "getPipe", "error").message).toBe("getPipe failed with HTTP 502: Bad Gateway");
+  });
+
+  it("a POST answered 503 is not retried: it may have been processed", async () => {
+    const client = await alerts(text(503, "Service Unavailable", "text/plain", { "retry-after": "0" }));
+    await expect(client.create(operation("createAlert").example.body as never)).rejects.toBeInstanceOf(InternalServerError);
+    expect(server?.requests).toHaveLength(1);
   });
 });

@@ -9,8 +9,14 @@ import { responseValidators as managementResponses } from "../../generated/valid
 import { exampleRequest, exampleResponse, jsonMedia, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { type Api, apis, bundles } from "./bundles.js";
 
-/** What a test vector checks: the parameters as one object, the request body, or the 200 body. */
+/** What a test vector checks: the parameters as one object, the request body, or the body of an answer. */
 export type VectorPart = "params" | "request" | "response";
+
+/** Which answer a response vector is the body of: 200 JSON unless it says otherwise (a gateway's 502 text). */
+export interface Answer {
+  status: number;
+  mediaType: string;
+}
 
 export interface Operation {
   api: Api;
@@ -39,6 +45,10 @@ export interface Operation {
   errorStatuses: number[];
   /** The generated request validators, and the 200 answer's from the responses module. */
   validators: OperationValidators & { response: Validator };
+  /** The generated validators of every declared answer with a JSON body, by declared status (`200`, `5XX`). */
+  responseValidators: Record<string, Validator>;
+  /** The status the operation declares an answer of `status` under: the status itself, or its range (`5XX`). */
+  declaredStatus(status: number): string;
 }
 
 const generatedValidators: Record<Api, Record<string, OperationValidators>> = { management: managementValidators, alerts: alertsValidators };
@@ -50,8 +60,9 @@ export const operations: Operation[] = apis.flatMap((api) => {
   return operationsOf(bundles[api]).map((entry): Operation => {
     const { key, path, method, operation, operationId, parameters } = entry;
     const requestValidators = generatedValidators[api][key];
-    const response = generatedResponses[api][key]?.["200"];
-    if (!requestValidators || !response) throw new Error(`no generated validators for ${key}: run npm run generate`);
+    const responseValidators = generatedResponses[api][key];
+    const response = responseValidators?.["200"];
+    if (!requestValidators || !responseValidators || !response) throw new Error(`no generated validators for ${key}: run npm run generate`);
     const validators = { ...requestValidators, response };
     return {
       api,
@@ -81,9 +92,15 @@ export const operations: Operation[] = apis.flatMap((api) => {
         .map(Number)
         .filter((status) => status >= 400),
       validators,
+      responseValidators,
+      declaredStatus: (status) => declaredStatus(operation.responses, status),
     };
   });
 });
+
+function declaredStatus(responses: Record<string, unknown>, status: number): string {
+  return String(status) in responses ? String(status) : `${String(status)[0]}XX`;
+}
 
 /** One operation by its operationId. */
 export function operation(operationId: string): Operation {
@@ -92,8 +109,15 @@ export function operation(operationId: string): Operation {
   return found;
 }
 
-/** The schema a part is checked against: the parameters as one closed object (as the SDK's validators build it), the request body, or the 200 body. */
-export function partSchema({ api, parameters, requestBody, key }: Operation, part: VectorPart): object {
+/**
+ * The schema a part is checked against: the parameters as one closed object (as the SDK's validators build it),
+ * the request body, or the body of an answer (200 JSON unless `answer` says otherwise).
+ */
+export function partSchema(
+  { api, parameters, requestBody, key }: Operation,
+  part: VectorPart,
+  answer: Answer = { status: 200, mediaType: "application/json" },
+): object {
   if (part === "params") {
     return {
       type: "object",
@@ -102,8 +126,14 @@ export function partSchema({ api, parameters, requestBody, key }: Operation, par
       additionalProperties: false,
     };
   }
-  const entry = operationsOf(bundles[api]).find((candidate) => candidate.key === key)!;
-  const schema = jsonMedia(bundles[api], part === "request" ? requestBody : entry.operation.responses["200"])?.schema;
-  if (!schema) throw new Error(`${key} has no JSON ${part} schema`);
+  if (part === "request") {
+    const schema = jsonMedia(bundles[api], requestBody)?.schema;
+    if (!schema) throw new Error(`${key} has no JSON request schema`);
+    return schema;
+  }
+  const { responses } = operationsOf(bundles[api]).find((candidate) => candidate.key === key)!.operation;
+  const declared = resolveRef(bundles[api], responses[declaredStatus(responses, answer.status)]);
+  const schema = declared?.content?.[answer.mediaType]?.schema;
+  if (!schema) throw new Error(`${key} declares no ${answer.status} ${answer.mediaType} answer`);
   return schema;
 }

@@ -1,6 +1,6 @@
 // Type-level tests of the generated contract types: checked by `tsc` in `npm test`, never run.
 // Each @ts-expect-error fails the type check if the line it guards starts to compile.
-import type { AlertRequest, PipeSettings, PipeSettingsUpdate, ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../../src/index.js";
+import type { Alert, AlertRequest, PipeSettings, PipeSettingsUpdate, ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../../src/index.js";
 
 export const settingsUpdate: PipeSettingsUpdate = { streaming_max_insert_wait_ms: 5000, engine_parallel_view_processing: null };
 export const resetAll: PipeSettingsUpdate = {};
@@ -42,3 +42,19 @@ export const oddInterval: AlertRequest = { ...tileAlert, interval: "7m" };
 
 // Responses stay open: a status the contract does not know yet is still a valid value.
 export const futureStatus: ReversePrivateEndpoint["status"] = "Migrating";
+
+// An alert read back guarantees what the alerting service always sends: a legacy one leaves out name, message and
+// a channel that no longer resolves, and an older service sent that channel with type null.
+export const legacyAlert: Alert = {
+  id: "65f1c2d3e4b5a69788796a10",
+  threshold: 1,
+  interval: "5m",
+  thresholdType: "above",
+  source: "search",
+  state: "inactive",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
+};
+export const legacyChannel: Alert["channel"] = { type: null };
+// @ts-expect-error an alert read back always has its id
+export const alertWithoutId: Alert = { ...legacyAlert, id: undefined };
