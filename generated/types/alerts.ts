@@ -360,7 +360,7 @@ export type AlertChannelRequest = {
     webhookId: ObjectId;
 };
 /** @description Belongs to the other source; only `null` (or leaving the field out) is accepted. */
-export type NotForThisSource = null;
+export type NotForThisSource = null | NoValue;
 /**
  * @description Name of the alert; null (or leaving it out) gives it none.
  *
@@ -533,4 +533,9 @@ export type AlertResponse = {
 export type ErrorBody = {
     /** @description What went wrong, in words. */
     message: string;
+};
+declare const noValue: unique symbol;
+/** No value has this type: it only keeps every branch of a request union in an editor's completion. */
+export type NoValue = {
+    readonly [noValue]: never;
 };

@@ -796,7 +796,7 @@ export type ReversePrivateEndpointDescription = string;
  */
 export type NonEmptyString = string;
 /** @description Belongs to another endpoint type; only `null` (or leaving the field out) is accepted. */
-export type NotForThisType = null;
+export type NotForThisType = null | NoValue;
 /**
  * VPC_ENDPOINT_SERVICE
  * @description Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.
@@ -858,7 +858,7 @@ export type ReversePrivateEndpointKafkaMultiVpcRequest = {
     /** @description ARN of the Kafka cluster. */
     kafkaClusterArn: NonEmptyString;
     /** @description One of `SASL_IAM`, `SASL_SCRAM`. */
-    kafkaAuthentication: KafkaAuthentication;
+    kafkaAuthentication: KafkaAuthentication | (KafkaAuthentication & NoValue);
 };
 /**
  * @description Body of a reverse private endpoint creation. `type` is required and decides
@@ -1340,4 +1340,9 @@ export type PipeSettingsUpdate = {
     object_storage_use_cluster_function?: boolean | null;
     /** @description Whether pushing to attached views is concurrent instead of sequential. Null means the service default. */
     engine_parallel_view_processing?: boolean | null;
+};
+declare const noValue: unique symbol;
+/** No value has this type: it only keeps every branch of a request union in an editor's completion. */
+export type NoValue = {
+    readonly [noValue]: never;
 };

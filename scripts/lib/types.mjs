@@ -2,7 +2,8 @@
 // editor. Each schema is also a named type (`Pipe`, `PipeState`) that the others refer to, so a hover says
 // `state: PipeState` instead of `components["schemas"]["PipeState"]`; an open enum keeps its known values
 // (`"Running" | (string & {})`, which completion lists, where `"Running" | string` collapses to `string`);
-// and each field's JSDoc states its bounds, length and pattern, which openapi-typescript leaves out.
+// each field's JSDoc states its bounds, length and pattern, which openapi-typescript leaves out; and every
+// branch of a request union stays in completion (`NoValue`, below).
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { resolveRef } from "../../src/contract/openapi.js";
@@ -20,8 +21,71 @@ const typeName = (name) => renamed[name] ?? name;
 
 /** The TypeScript module for a parsed bundle. */
 export async function generateTypes(bundle) {
-  const ast = await openapiTS(forTypes(bundle), { silent: true, postTransform: keepKnownValues });
-  return header + astToString(namedSchemas(ast));
+  const ast = await openapiTS(forTypes(bundle), {
+    silent: true,
+    postTransform: keepKnownValues,
+    transform: nullOrNoValue,
+    transformProperty: ownedClosedValue,
+  });
+  return header + astToString([...namedSchemas(ast), ...noValueDeclarations]);
+}
+
+// Closed request branches that stay completable. TypeScript narrows a union's contextual type by each optional
+// field the object literal does not have yet, when that field is a discriminant (its types differ across branches
+// and one of them is made only of unit types, like `null` or a closed enum). A field of another branch typed `null`
+// is such a discriminant, so completion at `type: "` would shrink to one branch. `null | NoValue` (NoValue: an
+// object type no value has) is not made of unit types: the field stops being a discriminant, while a value for it
+// still fails and `null` still passes.
+const noValueSymbol = factory.createVariableStatement(
+  [factory.createModifier(ts.SyntaxKind.DeclareKeyword)],
+  factory.createVariableDeclarationList(
+    [
+      factory.createVariableDeclaration(
+        "noValue",
+        undefined,
+        factory.createTypeOperatorNode(ts.SyntaxKind.UniqueKeyword, factory.createKeywordTypeNode(ts.SyntaxKind.SymbolKeyword)),
+      ),
+    ],
+    ts.NodeFlags.Const,
+  ),
+);
+const noValueAlias = ts.addSyntheticLeadingComment(
+  factory.createTypeAliasDeclaration(
+    [factory.createModifier(ts.SyntaxKind.ExportKeyword)],
+    "NoValue",
+    undefined,
+    factory.createTypeLiteralNode([
+      factory.createPropertySignature(
+        [factory.createModifier(ts.SyntaxKind.ReadonlyKeyword)],
+        factory.createComputedPropertyName(factory.createIdentifier("noValue")),
+        undefined,
+        factory.createKeywordTypeNode(ts.SyntaxKind.NeverKeyword),
+      ),
+    ]),
+  ),
+  ts.SyntaxKind.MultiLineCommentTrivia,
+  "* No value has this type: it only keeps every branch of a request union in an editor's completion. ",
+  true,
+);
+const noValueDeclarations = [noValueSymbol, noValueAlias];
+const noValueType = () => factory.createTypeReferenceNode("NoValue");
+
+/** A named schema that only admits `null` (a field of another branch) becomes `null | NoValue`. */
+function nullOrNoValue(schemaObject, options) {
+  if (schemaObject.type !== "null" || !/^#\/components\/schemas\/[A-Z][^/]*$/.test(options.path ?? "")) return undefined;
+  return factory.createUnionTypeNode([factory.createLiteralTypeNode(factory.createNull()), noValueType()]);
+}
+
+/**
+ * The owner's field of a closed enum that another branch marks as not its own (`kafkaAuthentication`): the enum
+ * alone is made of unit types, so a missing field would still rule the owner out. `T | (T & NoValue)` admits the
+ * same values, narrows to `T`, and is no discriminant.
+ */
+function ownedClosedValue(property, schemaObject) {
+  if (!schemaObject?.["x-owned-closed-value"]) return undefined;
+  const type = property.type;
+  const both = factory.createParenthesizedType(factory.createIntersectionTypeNode([type, noValueType()]));
+  return factory.updatePropertySignature(property, property.modifiers, property.name, property.questionToken, factory.createUnionTypeNode([type, both]));
 }
 
 /**
@@ -38,6 +102,7 @@ function forTypes(bundle) {
     return withFacts(copy, Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value)])));
   };
   const result = inline(copy);
+  markOwnedClosedValues(result);
   for (const name of Object.keys(result.components?.schemas ?? {})) if (!isNamedSchema(name)) delete result.components.schemas[name];
   return result;
 }
@@ -149,4 +214,37 @@ function namedSchemas(nodes) {
     },
   ]);
   return [...result.transformed, ...aliases];
+}
+
+/** A schema that admits only `null`: the marker of a field that belongs to another branch. */
+const isNullOnly = (bundle, schema) => resolveRef(bundle, schema)?.type === "null";
+/** A schema whose every value is a unit type (a closed enum, a const, a boolean): a discriminant to TypeScript. */
+function isAllUnit(bundle, schema) {
+  const resolved = resolveRef(bundle, schema);
+  if (!resolved) return false;
+  if (resolved.const !== undefined || resolved.type === "boolean") return true;
+  if (Array.isArray(resolved.enum)) return true;
+  const branches = resolved.anyOf ?? resolved.oneOf;
+  return Array.isArray(branches) && branches.every((branch) => isAllUnit(bundle, branch));
+}
+
+/**
+ * In each `oneOf` of closed branches, a field that one branch marks as another branch's (only `null`) and that
+ * its owner types as a closed enum gets `x-owned-closed-value`, which ownedClosedValue() turns into `T | (T & NoValue)`.
+ */
+function markOwnedClosedValues(bundle) {
+  for (const schema of Object.values(bundle.components?.schemas ?? {})) {
+    const branches = (schema.oneOf ?? []).map((branch) => resolveRef(bundle, branch));
+    if (branches.length < 2) continue;
+    const fieldsOfOthers = new Set(
+      branches.flatMap((branch) =>
+        Object.entries(branch?.properties ?? {})
+          .filter(([, property]) => isNullOnly(bundle, property))
+          .map(([name]) => name),
+      ),
+    );
+    for (const branch of branches)
+      for (const [name, property] of Object.entries(branch?.properties ?? {}))
+        if (fieldsOfOthers.has(name) && !isNullOnly(bundle, property) && isAllUnit(bundle, property)) property["x-owned-closed-value"] = true;
+  }
 }

@@ -1,15 +1,16 @@
 // The package as npm packs it from a checkout, and as a TypeScript user meets it once installed: `prepack`
 // compiles dist/, `npm pack --json` prints only JSON, and in a consumer project `tsc --strict` passes and the
-// editor (TypeScript's language service) shows the known values of an open enum, each method's description,
-// and each field's description and bounds. Packed from a copy, so this suite's build never races dist/.
+// editor (TypeScript's language service) shows the known values of an open enum, every branch of a request
+// union, each method's description, and each field's description and bounds. Packed from a copy, so this suite's build never races dist/.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { openEditor } from "../support/editor.js";
 import { copyProject, type ProjectCopy } from "../support/project-copy.js";
+import { accepted, refused, typing } from "../support/request-unions.js";
 
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[]; dependencies: Record<string, string> };
 
@@ -83,67 +84,42 @@ if (alert.thresholdType === "above") console.log(alert.state);
     writeFileSync(join(consumer, "app.ts"), app);
   });
 
-  /** TypeScript's language service over the consumer project: what an editor shows. */
-  function editor() {
-    const file = join(consumer, "app.ts");
-    const config = ts.getParsedCommandLineOfConfigFile(join(consumer, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-    if (!config) throw new Error("no tsconfig");
-    const service = ts.createLanguageService({
-      getScriptFileNames: () => config.fileNames,
-      getScriptVersion: () => "1",
-      getScriptSnapshot: (name) => (ts.sys.fileExists(name) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(name) ?? "") : undefined),
-      getCurrentDirectory: () => consumer,
-      getCompilationSettings: () => config.options,
-      getDefaultLibFileName: ts.getDefaultLibFilePath,
-      fileExists: ts.sys.fileExists,
-      readFile: ts.sys.readFile,
-      readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
-      getDirectories: ts.sys.getDirectories,
-    });
-    const at = (needle: string, offset = 0) => app.indexOf(needle) + offset;
-    const hover = (position: number) => {
-      const info = service.getQuickInfoAtPosition(file, position);
-      if (!info) return "";
-      // An editor shows the signature, the documentation and the JSDoc tags (`@description` among them).
-      const tags = (info.tags ?? []).map((tag) => `@${tag.name} ${ts.displayPartsToString(tag.text)}`);
-      return [ts.displayPartsToString(info.displayParts), ts.displayPartsToString(info.documentation), ...tags].join("\n").trim();
-    };
-    return { service, file, at, hover };
-  }
+  /** What an editor shows in the consumer project: the app, and the request bodies of test/support/request-unions.ts. */
+  const bodies = Object.fromEntries([...refused, ...accepted].map((entry, index) => [`body-${index}.ts`, entry.text]));
+  const fileOf = (entry: { text: string }) => Object.keys(bodies).find((name) => bodies[name] === entry.text)!;
+  const editor = () => openEditor(consumer, { "app.ts": app, [typing.file]: typing.text, ...bodies });
 
   it("type-checks under tsc --strict, the declarations included", () => {
-    const { service, file } = editor();
-    const diagnostics = [...service.getSyntacticDiagnostics(file), ...service.getSemanticDiagnostics(file)].map((d) =>
-      ts.flattenDiagnosticMessageText(d.messageText, "\n"),
-    );
-    expect(diagnostics).toEqual([]);
+    expect(editor().errors("app.ts")).toEqual([]);
   });
 
   it("offers the known values of pipe.state (an open enum) in completion, and names its type and values on hover", () => {
-    const { service, file, at, hover } = editor();
-    const names = service.getCompletionsAtPosition(file, at('"Running"', 1), {})?.entries.map((entry) => entry.name);
-    expect(names).toEqual(expect.arrayContaining(["Running", "Degraded", "Stopped", "Failed"]));
-    expect(hover(at("pipe.state", 5))).toContain("state: PipeState");
-    expect(hover(at("pipe.state", 5))).toContain("Known values: `Unknown`, `Provisioning`, `Running`");
-    expect(hover(at("PipeState"))).toContain('"Running"');
+    const { completions, hover } = editor();
+    expect(completions("app.ts", '"Running"', 1)).toEqual(expect.arrayContaining(["Running", "Degraded", "Stopped", "Failed"]));
+    expect(hover("app.ts", "pipe.state", 5)).toContain("state: PipeState");
+    expect(hover("app.ts", "pipe.state", 5)).toContain("Known values: `Unknown`, `Provisioning`, `Running`");
+    expect(hover("app.ts", "PipeState")).toContain('"Running"');
   });
 
   it("offers the known values of an open enum that refers to a closed one (an alert's thresholdType)", () => {
-    const { service, file, at, hover } = editor();
-    const names = service.getCompletionsAtPosition(file, at('"above"', 1), {})?.entries.map((entry) => entry.name);
-    expect(names).toEqual(["above", "below"]);
-    expect(hover(at("alert.thresholdType", 7))).toContain("Known values: `above`, `below`; others may appear.");
+    const { completions, hover } = editor();
+    expect(completions("app.ts", '"above"', 1)).toEqual(["above", "below"]);
+    expect(hover("app.ts", "alert.thresholdType", 7)).toContain("Known values: `above`, `below`; others may appear.");
+  });
+
+  it("offers every endpoint type and alert source at the empty string, while each body the contract refuses is an error", () => {
+    const { completions, errors } = editor();
+    for (const { needle, offers } of typing.expected) expect(completions(typing.file, needle).sort(), needle).toEqual([...offers].sort());
+    for (const entry of refused) expect(errors(fileOf(entry)), entry.name).not.toEqual([]);
+    for (const entry of accepted) expect(errors(fileOf(entry)), entry.name).toEqual([]);
   });
 
   it("shows updateSettings' description on hover", () => {
-    const { at, hover } = editor();
-    expect(hover(at("updateSettings", 1))).toContain("Replaces all the settings of a pipe");
+    expect(editor().hover("app.ts", "updateSettings", 1)).toContain("Replaces all the settings of a pipe");
   });
 
   it("shows streaming_max_insert_wait_ms' description and bounds on hover, in the request", () => {
-    const { at, hover } = editor();
-    const shown = hover(at("streaming_max_insert_wait_ms", 1));
+    const shown = editor().hover("app.ts", "streaming_max_insert_wait_ms", 1);
     expect(shown).toContain("Maximum wait, in milliseconds, before inserting streamed data");
     expect(shown).toContain("Bounds: 500 to 60000, inclusive.");
   });
