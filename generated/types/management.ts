@@ -169,7 +169,7 @@ export interface components {
         Service: Service;
         /** @description Envelope of the list of services. */
         ServiceListResponse: ServiceListResponse;
-        /** @description Body of every error response of the management interface. Only `error` is guaranteed. */
+        /** @description Body of every JSON error response of the management interface (a gateway may answer a 5XX with text instead). Only `error` is guaranteed. */
         Error: ErrorBody;
         /**
          * @description Free text describing the endpoint.
@@ -770,7 +770,7 @@ export type ServiceListResponse = {
     /** @description The services of the organization that match the filters. */
     result: Service[];
 };
-/** @description Body of every error response of the management interface. Only `error` is guaranteed. */
+/** @description Body of every JSON error response of the management interface (a gateway may answer a 5XX with text instead). Only `error` is guaranteed. */
 export type ErrorBody = {
     /**
      * Format: int32
