@@ -138,6 +138,8 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       } finally {
         clearTimeout(timer);
         if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
+        // The server counted this request when it arrived, before now: the queue counts it from now.
+        queue.answered(rateLimit, started);
       }
 
       if (failure) {

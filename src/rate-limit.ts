@@ -25,6 +25,13 @@ export interface RateLimitStore {
   take(key: string, limit: RateLimit | undefined): Turn | Promise<Turn>;
   /** Pauses every sender of `key` for `ms` from now, as a 429 asks; a longer pause already set stays. */
   pause(key: string, ms: number): void | Promise<void>;
+  /**
+   * The send of `key` taken `elapsedMs` ago (under `limit`) has its answer, or its failure, now. The server counted
+   * it when it arrived, somewhere in between, so the store counts it from now: the latest send taken at or before
+   * then moves to now. Optional: a store without it counts each send from its take, and only `marginMs` covers a
+   * request that reached the server late (a new TLS connection, a busy event loop, an `onRequest` hook).
+   */
+  answered?(key: string, limit: RateLimit, elapsedMs: number): void | Promise<void>;
 }
 
 /**
@@ -34,7 +41,10 @@ export interface RateLimitStore {
  */
 export const marginMs = ({ intervalMs }: RateLimit): number => Math.max(50, Math.ceil(intervalMs / 100));
 
-/** This process's store: a sliding log of send times per key, and the time each key is paused until. */
+/**
+ * This process's store: a sliding log of send times per key (each moved to when its answer came), and the time
+ * each key is paused until.
+ */
 export function createMemoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
   const logs = new Map<string, number[]>();
   const pausedUntil = new Map<string, number>();
@@ -66,6 +76,18 @@ export function createMemoryRateLimitStore(now: () => number = Date.now): RateLi
     pause(key, ms) {
       const until = now() + ms;
       if (until > (pausedUntil.get(key) ?? 0)) pausedUntil.set(key, until);
+    },
+    answered(key, _limit, elapsedMs) {
+      const log = logs.get(key);
+      if (!log) return;
+      const at = now();
+      const takenBy = at - elapsedMs;
+      let index = log.length - 1;
+      while (index >= 0 && (log[index] as number) > takenBy) index--;
+      if (index < 0) return;
+      // Every entry is at or before now, so the log stays in order with the moved one at its end.
+      log.splice(index, 1);
+      log.push(at);
     },
   };
 }
@@ -146,6 +168,21 @@ export class CredentialQueue {
   sent(sentAt: number): void {
     this.#sent.push(sentAt);
     if (this.#sent.length > 10_000) this.#sent.splice(0, this.#sent.length - 5_000);
+  }
+
+  /**
+   * The call sent at `sentAt` under `limit` has its answer or its failure: the store counts it from now, when the
+   * server has surely counted it. A store that fails here only loses that precision; the call's outcome stands.
+   */
+  answered(limit: RateLimit | undefined, sentAt: number): void {
+    const current = this.#store.answered ? this.#effective(limit) : undefined;
+    if (!current) return;
+    try {
+      const done = this.#store.answered?.(this.#key, current, Math.max(0, Date.now() - sentAt));
+      if (done instanceof Promise) done.catch(() => undefined);
+    } catch {
+      // As above: the send stays counted from its take.
+    }
   }
 
   /**

@@ -43,15 +43,26 @@ return {limit + 1, tonumber(leaving[2]) + window - now}`;
 // What is left of a pause, for a client that sets no limit of its own.
 const pausedFor = "return redis.call('pttl', KEYS[1])";
 
+// Moves the latest send taken at or before ARGV[1] ms ago to now, and keeps the log for a window (ARGV[2] ms) from
+// now: its answer has come, so the server counted it by now (see RateLimitStore.answered).
+const answered = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local found = redis.call('zrevrangebyscore', KEYS[1], now - tonumber(ARGV[1]), '-inf', 'LIMIT', 0, 1)
+if #found == 0 then return 0 end
+redis.call('zadd', KEYS[1], now, found[1])
+if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then redis.call('pexpire', KEYS[1], ARGV[2]) end
+return 1`;
+
 // Sets the pause, unless a longer one is already set.
 const pause = `
 if redis.call('pttl', KEYS[1]) < tonumber(ARGV[1]) then redis.call('set', KEYS[1], '1', 'PX', ARGV[1]) end
 return 0`;
 
 /** Runs a script through whichever client it is: ioredis takes positional arguments, node-redis an object. */
-function evaluate(client: RedisClient, script: string, key: string, argument: string): Promise<unknown> {
+function evaluate(client: RedisClient, script: string, key: string, ...args: string[]): Promise<unknown> {
   const redis = client as { defineCommand?: unknown; eval: (...args: unknown[]) => Promise<unknown> };
-  return typeof redis.defineCommand === "function" ? redis.eval(script, 1, key, argument) : redis.eval(script, { keys: [key], arguments: [argument] });
+  return typeof redis.defineCommand === "function" ? redis.eval(script, 1, key, ...args) : redis.eval(script, { keys: [key], arguments: args });
 }
 
 /**
@@ -117,6 +128,9 @@ export function createRedisRateLimitStore({ client, keyPrefix = "ingestion-api" 
     },
     async pause(key, ms) {
       await evaluate(client, pause, await pauseKey(key), String(Math.ceil(ms)));
+    },
+    async answered(key, limit, elapsedMs) {
+      await evaluate(client, answered, `${keyPrefix}:${await hashed(key)}`, String(Math.floor(elapsedMs)), String(limit.intervalMs + marginMs(limit)));
     },
   };
 }

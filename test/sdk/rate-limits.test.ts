@@ -36,6 +36,21 @@ describe("a fan-out under the limit", () => {
     expect(elapsed).toBeLessThan(2 * 450 + 600);
   });
 
+  it("counts a send from its answer, so requests that reach the server late (new connections) still get no 429", async () => {
+    const server = await limitedServer(10, 400);
+    // The first window's requests arrive 150 ms after they left (three times the 50 ms margin), as a burst over new
+    // TLS connections to a distant server does; the next window's go at once over the open ones.
+    let sends = 0;
+    const lateFirstWindow: typeof fetch = async (input, init) => {
+      if (sends++ < 10) await new Promise((resolve) => setTimeout(resolve, 150));
+      return fetch(input, init);
+    };
+    const client = management(server.url, { rateLimit: { requests: 10, intervalMs: 400 }, fetch: lateFirstWindow });
+    const outcomes = await fanOut(20, () => client.pipes.getSettings(pipe));
+    expect(failuresOf(outcomes)).toEqual([]);
+    expect(server.counts()).toEqual({ received: 20, limited: 0 });
+  });
+
   it("defaults to the contract's declared limit: the 11th call of a management key waits for the next 10-second window", async () => {
     const server = await limitedServer(100, 60_000);
     const client = management(server.url);
