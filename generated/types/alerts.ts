@@ -161,6 +161,7 @@ export interface components {
         /** @description The `Authorization` header is missing or its token is not valid. The body may be JSON or the plain text `Unauthorized`. */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -248,6 +249,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The challenge of a `401` (RFC 9110, 11.6.1). The real service leaves it out;
+         *     when a server sends one, it names `Bearer`, the scheme this interface takes
+         *     (scheme names are case-insensitive; parameters such as `realm` may follow).
+         * @example Bearer realm="ingestion-api"
+         */
+        WwwAuthenticate: string;
         /**
          * @description Seconds to wait before sending the request again.
          * @example 30

@@ -319,6 +319,7 @@ export interface components {
         /** @description The `Authorization` header is missing, malformed, or holds credentials that are not valid. */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -437,6 +438,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The challenge of a `401` (RFC 9110, 11.6.1). A server may leave it out; when
+         *     it sends one, it names `Basic`, the scheme this interface takes (scheme names
+         *     are case-insensitive; parameters such as `realm` may follow).
+         * @example Basic realm="ingestion-api"
+         */
+        WwwAuthenticate: string;
         /**
          * @description Seconds to wait before sending the request again. Not every deployment sends it; see `X-RateLimit-Reset`.
          * @example 10
