@@ -8,7 +8,7 @@
 //   dist/validators/<api>[-responses].js  the generated validators, minified, each an ES module of its own that a
 //                                   client imports when it is made (and the responses' only with validateResponses):
 //                                   the package's import parses none of them
-//   dist/cli.js                     the `ingestion-api` command (the sandbox), a Node program bundled on its own
+//   dist/cli.js                     the `ingestion-api` command (sandbox, verify), a Node program bundled on its own
 //   dist/<path>.d.ts, .d.cts        tsc's declarations for src/ and generated/, tree kept as in the repo;
 //                                   each .d.ts has a .d.cts twin whose relative imports end in .cjs, so
 //                                   `require` consumers get CommonJS-typed declarations (what attw checks)
@@ -54,7 +54,8 @@ const validatorsBesideTheClient = {
     });
   },
 };
-const validatorFiles = readdirSync(join(root, "generated", "validators")).filter((file) => file.endsWith(".js"));
+// The clients' validators; the headers' are read only by `ingestion-api verify`, bundled into dist/cli.js.
+const validatorFiles = readdirSync(join(root, "generated", "validators")).filter((file) => file.endsWith(".js") && !file.endsWith("-headers.js"));
 const [esmBuild] = await Promise.all([
   build({ ...common, format: "esm", outfile: join(outDir, "index.js"), metafile: true, plugins: [validatorsBesideTheClient] }),
   build({ ...common, format: "cjs", outfile: join(outDir, "index.cjs"), plugins: [validatorsBesideTheClient] }),
@@ -75,13 +76,13 @@ const [esmBuild] = await Promise.all([
     keepNames: false,
     sourcemap: false,
   }),
-  // The package's command (`ingestion-api sandbox`): a Node program of its own, bundled with the bundles and
+  // The package's command (`ingestion-api sandbox`, `verify`): a Node program of its own, bundled with the bundles and
   // validators it serves, so the client entry above never carries it. No source map: it would hold those bundles
   // and validators a second time (600 kB), for stack traces of a test server.
   build({
     ...common,
     sourcemap: false,
-    entryPoints: ["src/sandbox/cli.ts"],
+    entryPoints: ["src/cli.ts"],
     platform: "node",
     format: "esm",
     outfile: join(outDir, "cli.js"),

@@ -3,7 +3,7 @@
 // Prism in front of a sandbox seeded with a wrong answer reports it, so a quiet Prism means a correct sandbox.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -197,6 +197,30 @@ describe("the ingestion-api command (dist/cli.js)", () => {
     const exited = once(child, "exit");
     child.stdin?.end();
     expect((await exited)[0]).toBe(0);
+  });
+
+  it("lives as long as the script that started it in the background, not as long as whatever started the script", async () => {
+    const out = join(folder, "background.out");
+    // A script (bash) starts the sandbox in the background and stays; the shell that started the script exits at once.
+    const script = `node ${join(root, "dist", "cli.js")} sandbox --port 0 < /dev/null > ${out} 2>&1 & echo $$; sleep 30`;
+    // The starter outlives the sandbox's start by a little, so the sandbox sees it among its ancestors first.
+    const starter = spawn("bash", ["-c", `bash -c '${script}' & sleep 2; exit 0`], { stdio: ["ignore", "pipe", "ignore"] });
+    const scriptPid = Number((await once(starter.stdout!, "data"))[0].toString().trim());
+    await once(starter, "exit");
+    let url: string | undefined;
+    for (const deadline = Date.now() + 15_000; !url && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100)))
+      url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(readFileSync(out, "utf8"))?.[1];
+    // The starter is gone; the script still runs, and so does its sandbox, past the half-second it checks at.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await fetch(`${url}/_sandbox/state?limit=0`)).status).toBe(200);
+    process.kill(scriptPid, "SIGKILL");
+    let stopped = false;
+    for (const deadline = Date.now() + 5_000; !stopped && Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 100)))
+      stopped = await fetch(`${url}/_sandbox/state?limit=0`).then(
+        () => false,
+        () => true,
+      );
+    expect(stopped).toBe(true);
   });
 
   it("warns, naming what it exposes, when it listens on an address other than loopback", async () => {

@@ -1,0 +1,28 @@
+// How every subcommand of `ingestion-api` reads its arguments, and what it throws for a mistake in them: the
+// command prints the message and exits 2, the exit code of a usage error, so a script can tell it from a failed
+// check (1).
+import { type ParseArgsConfig, parseArgs } from "node:util";
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * The options of `ingestion-api <command>`, strictly: an unknown option or an argument that is not one is a
+ * UsageError naming the options the command takes.
+ */
+export function commandArguments<const O extends Options>(command: string, argv: string[], options: O) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string };
+    const takes = `ingestion-api ${command} takes ${Object.keys(options)
+      .map((name) => `--${name}`)
+      .join(", ")} (ingestion-api ${command} --help)`;
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw new UsageError(`${/'([^']+)'/.exec(message)?.[1] ?? message} is not an option; ${takes}`);
+    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") throw new UsageError(`${/'([^']+)'/.exec(message)?.[1] ?? message} is not an option; ${takes}`);
+    throw new UsageError(`${message}; ${takes}`);
+  }
+}

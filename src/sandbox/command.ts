@@ -1,0 +1,219 @@
+// `ingestion-api sandbox`: starts a stateful sandbox of both interfaces on loopback and says where it is and how
+// to authenticate. It stops on Ctrl-C, SIGTERM or SIGHUP, and when the process that
+// started it goes away (its stdin pipe closes, or its parent is gone), so a test runner never leaves one behind.
+import { fstatSync, readFileSync } from "node:fs";
+import { packageVersion } from "../../generated/package.js";
+import { commandArguments, UsageError } from "../command-arguments.js";
+import { alerts, management } from "../interfaces.js";
+import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
+import { rateLimitsOf } from "./rate-limit.js";
+import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
+import { startSandbox } from "./server.js";
+
+const defaultPort = 4012;
+/** The variables the SDK reads for each credential, which the sandbox reads too. */
+const credentialVariables: Record<keyof SandboxCredentials, string> = {
+  keyId: management.environment.keyId,
+  keySecret: management.environment.keySecret,
+  token: alerts.environment.token,
+};
+const usage = `usage: ingestion-api sandbox [--port N] [--host ADDRESS] [--allowed-host NAME]... [--seed data.json] [--key-id ID] [--key-secret SECRET]
+                             [--token TOKEN] [--rate-limit [N/Ts]] [--latency MS | MIN-MAX] [--max-resources N]
+
+A stateful server of both interfaces (management under /v1, alerting under /api/v2) for integration tests:
+created resources can be read back, settings replaced and read again, requests are checked against the contract.
+  --port        port to listen on (default ${defaultPort}; 0 picks a free one)
+  --host        address to listen on (default 127.0.0.1). Any other exposes the sandbox, and its /_sandbox/ routes, which
+                take no credentials, to whoever reaches that address
+  --allowed-host  a host name it also answers to (a container's name, say); it answers only its own names otherwise
+  --seed        a JSON file of { services, pipes, reversePrivateEndpoints, alerts } to start with, instead of the
+                specs' examples (GET /_sandbox/state answers the current data in that shape)
+  --key-id, --key-secret   HTTP Basic credentials of the management interface (default ${credentialVariables.keyId}, ${credentialVariables.keySecret}, else printed)
+  --token       Bearer token of the alerting interface (default ${credentialVariables.token}, else printed)
+  --rate-limit  answer 429 past each credential's limit, as the services do (management: JSON with X-RateLimit-Reset;
+                alerting: text/html with Retry-After): alone, the contract's limits (10 per 10 s, 100 per 60 s);
+                N/Ts or N/Tms (10/1s) for both interfaces, to test a client's back-off quickly
+  --latency     milliseconds every answer waits: a number, or MIN-MAX for a delay drawn for each answer
+  --max-resources  the most reverse private endpoints, and alerts, that creates may add (default 10000)
+Test what fails too: a Prefer header (code=404, example=NAME) gets any answer the operation declares, and
+POST /_sandbox/faults adds rules ({"operation": "getPipe", "status": 503, "count": 1}; "reset", "truncate";
+delayMs, probability, headers). POST /_sandbox/reset puts the data back as it was at start.`;
+
+/** A usage error: the command stops with exit code 2 and the message. */
+function fail(message: string): never {
+  throw new UsageError(message);
+}
+
+const options = {
+  port: { type: "string" },
+  host: { type: "string" },
+  seed: { type: "string" },
+  "key-id": { type: "string" },
+  "key-secret": { type: "string" },
+  token: { type: "string" },
+  "rate-limit": { type: "string" },
+  latency: { type: "string" },
+  "allowed-host": { type: "string", multiple: true },
+  "max-resources": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+function parse(argv: string[]) {
+  // `--rate-limit` alone means the contract's limits: parseArgs wants a value, so it gets "contract".
+  const args = argv.flatMap((arg, index, all) =>
+    arg === "--rate-limit" && (all[index + 1] === undefined || all[index + 1]?.startsWith("-")) ? [arg, "contract"] : [arg],
+  );
+  return commandArguments("sandbox", args, options);
+}
+
+/** Runs `ingestion-api sandbox` with its arguments (those after the subcommand); resolves once it listens. */
+export async function sandboxCommand(argv: string[]): Promise<void> {
+  const values = parse(argv);
+  if (values.help) {
+    console.log(usage);
+    return;
+  }
+  await serve(values);
+}
+
+async function serve(values: ReturnType<typeof parse>): Promise<void> {
+  const port = Number(values.port ?? defaultPort);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port must be a port number from 0 to 65535");
+  const chosen = {
+    keyId: credential("keyId", values["key-id"]),
+    keySecret: credential("keySecret", values["key-secret"]),
+    token: credential("token", values.token),
+  };
+  const credentials: SandboxCredentials = { keyId: chosen.keyId.value, keySecret: chosen.keySecret.value, token: chosen.token.value };
+  // A credential set on purpose is not echoed; a default is, since nobody can use the sandbox without it.
+  const shown = ({ value, from }: { value: string; from: string }) => (from === "default" ? value : `(from ${from === "--flag" ? "its flag" : from})`);
+
+  let seed: SandboxData;
+  try {
+    seed = values.seed ? seedFrom(JSON.parse(readFileSync(values.seed, "utf8"))) : exampleSeed();
+  } catch (error) {
+    fail(`--seed ${values.seed}: ${(error as Error).message}`);
+  }
+  let rateLimits: ReturnType<typeof rateLimitsOf> | undefined;
+  try {
+    rateLimits = values["rate-limit"] === undefined ? undefined : rateLimitsOf(values["rate-limit"]);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const latencyMs = values.latency === undefined ? undefined : latencyOf(values.latency);
+  const maxResources = Number(values["max-resources"] ?? 10_000);
+  if (!Number.isInteger(maxResources) || maxResources < 0) fail("--max-resources must be an integer of 0 or more");
+  const host = values.host ?? "127.0.0.1";
+  const loopback = host === "localhost" || host === "::1" || /^127\./.test(host);
+  const limitsLine = rateLimits
+    ? `\n  limits      ${[...rateLimits].map(([api, { requests, intervalMs }]) => `${api.name} ${requests} per ${intervalMs} ms`).join(", ")} per credential; past them, 429`
+    : "";
+
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox({
+      seed,
+      credentials,
+      port,
+      host,
+      extraHosts: values["allowed-host"] ?? [],
+      maxResources,
+      ...(rateLimits && { rateLimits }),
+      ...(latencyMs !== undefined && { latencyMs }),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    fail(code === "EADDRINUSE" ? `port ${port} is already in use; pass --port with another one (0 picks a free port)` : String(error));
+  }
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    sandbox.close().then(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+  stopWithParent(stop);
+  const count = (items: unknown[], name: string) => `${items.length} ${name}${items.length === 1 ? "" : "s"}`;
+  const counts = [
+    count(seed.services, "service"),
+    count(seed.pipes, "pipe"),
+    count(seed.reversePrivateEndpoints, "reverse private endpoint"),
+    count(seed.alerts, "alert"),
+  ].join(", ");
+  if (!loopback) {
+    console.warn(
+      `ingestion-api: warning: listening on ${host}, not loopback: whoever reaches it can use the sandbox with the credentials below and its /_sandbox/ routes (reset, state, faults), which take none`,
+    );
+  }
+  console.log(`ingestion-api sandbox ${packageVersion} on ${sandbox.url}
+  management  ${sandbox.url}/v1/...      HTTP Basic: key id ${shown(chosen.keyId)}, key secret ${shown(chosen.keySecret)}
+  alerts      ${sandbox.url}/api/v2/...  Bearer token ${shown(chosen.token)}
+  data        ${values.seed ? values.seed : "the specs' examples"}: ${counts}${limitsLine}
+  POST ${sandbox.url}/_sandbox/reset puts the data back; GET ${sandbox.url}/_sandbox/state shows it; /_sandbox/faults injects failures.
+Ctrl-C stops it.`);
+}
+
+/** A credential from its flag, else the variable the SDK reads, else the printed default; and where it came from. */
+function credential(name: keyof SandboxCredentials, flag: string | undefined): { value: string; from: string } {
+  const variable = credentialVariables[name];
+  if (flag) return { value: flag, from: "--flag" };
+  if (process.env[variable]) return { value: process.env[variable], from: variable };
+  return { value: defaultCredentials[name], from: "default" };
+}
+
+/** `--latency 50` or `--latency 20-80`. */
+function latencyOf(value: string): number | [number, number] {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(value);
+  const [low, high] = [Number(match?.[1]), Number(match?.[2] ?? match?.[1])];
+  if (!match || low > high || high > 60_000) fail(`--latency takes milliseconds up to 60000, or MIN-MAX (say 20-80); got ${JSON.stringify(value)}`);
+  return low === high ? low : [low, high];
+}
+
+/**
+ * The processes that started it, nearest first: its parent and, where /proc tells (Linux), the ones above it as
+ * long as each is a launcher (`sh`, npm's `npm exec` and `npm run`), up to the first that is not. `npx` runs the
+ * command under `sh -c`, which outlives an `npx` stopped with SIGTERM without passing the signal on, so the parent
+ * alone is not enough; a script that started it (or a test runner) is watched, but not whatever started the script,
+ * so a sandbox a script keeps running in the background lives as long as the script.
+ */
+function ancestors(): number[] {
+  const found = [process.ppid];
+  while (found.length < 4) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${found.at(-1)}/stat`, "utf8");
+    } catch {
+      break;
+    }
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (!isLauncher(name) || !(parent > 1)) break;
+    found.push(parent);
+  }
+  return found;
+}
+
+/** A process that only runs another: a shell of `sh -c`, or npm running a package's command or a script. */
+const isLauncher = (name: string) => name === "sh" || name === "dash" || /^npm (exec|run|x)\b|^npx\b/.test(name);
+
+/** Whether a process still exists (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Stops with the processes that started it: its stdin pipe closing, or one of them gone. */
+function stopWithParent(stop: () => void): void {
+  const stdin = fstatSync(0);
+  // A pipe from the starter (a child process's stdin is a socket pair): it closes when the starter goes.
+  if (stdin.isFIFO() || stdin.isSocket()) process.stdin.on("end", stop).on("close", stop).resume();
+  const watched = ancestors();
+  setInterval(() => {
+    if (!watched.every(alive)) stop();
+  }, 500).unref();
+}

@@ -1,0 +1,132 @@
+// What `ingestion-api verify` knows of the contract: both bundles (operations, examples, declared answers, links),
+// the generated validators of answers and of their headers, and the shared vectors, read from the package's own
+// contract/vectors/ so a check states exactly what the vectors state.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import alertsBundle from "../../generated/openapi/alerts.json" with { type: "json" };
+import managementBundle from "../../generated/openapi/management.json" with { type: "json" };
+import { headerValidators as alertsHeaders } from "../../generated/validators/alerts-headers.js";
+import { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
+import type { Validator } from "../../generated/validators/management.js";
+import { headerValidators as managementHeaders } from "../../generated/validators/management-headers.js";
+import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
+import { exampleRequest, operationsOf, resolveRef } from "../contract/openapi.js";
+import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
+
+export type Api = InterfaceDescriptor;
+
+/** One vector as contract/vectors/ states it (CONTRACT.md, "Test vectors"). */
+export interface Vector {
+  operation: string;
+  part: "params" | "request" | "response";
+  name: string;
+  verdict: "valid" | "invalid";
+  rule: string;
+  http: { method: string; path: string; query?: string; headers?: Record<string, string>; body?: unknown } | false;
+}
+
+/** A declared answer: its media types by name (each with its schema), and its headers. */
+interface DeclaredAnswer {
+  content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }>;
+  headers?: Record<string, unknown>;
+  links?: Record<string, Link>;
+}
+
+/** An OpenAPI link: the operation it leads to and where each of its parameters comes from. */
+export interface Link {
+  operationId: string;
+  parameters?: Record<string, string>;
+  description?: string;
+}
+
+export interface Operation {
+  api: Api;
+  operationId: string;
+  /** `GET /v1/organizations/{organizationId}/services`, the generated validators' key. */
+  key: string;
+  method: string;
+  template: string;
+  parameters: { name: string; in: string; required?: boolean }[];
+  /** A request made of the operation's first examples. */
+  example: { path: Record<string, string>; query: Record<string, unknown>; body: unknown; url: string };
+  /** Every named example of the request body, by name. */
+  requestExamples: Record<string, unknown>;
+  /** Whether it changes anything: a POST or a PUT. */
+  writes: boolean;
+  /** The declared answer of a status (exactly, by its range `4XX`, or `default`), with the key it is declared under. */
+  answer(status: number): { declaredAs: string; declared: DeclaredAnswer } | undefined;
+  /** The generated validator of the JSON body of an answer declared under `declaredAs`. */
+  bodyValidator(declaredAs: string): Validator | undefined;
+  /** The generated validator of the headers of an answer declared under `declaredAs`. */
+  headersValidator(declaredAs: string): Validator | undefined;
+}
+
+const bundles = new Map<Api, unknown>([
+  [management, managementBundle],
+  [alerts, alertsBundle],
+]);
+const validators = new Map<Api, [Record<string, Record<string, Validator>>, Record<string, Record<string, Validator>>]>([
+  [management, [managementResponses, managementHeaders]],
+  [alerts, [alertsResponses, alertsHeaders]],
+]);
+
+interface WalkedOperation {
+  key: string;
+  path: string;
+  method: string;
+  operationId: string;
+  parameters: Operation["parameters"];
+  operation: { responses: Record<string, unknown>; requestBody?: unknown };
+}
+
+/** Every operation of an interface, in the bundle's order. */
+export function operationsOfApi(api: Api): Operation[] {
+  const bundle = bundles.get(api);
+  const [bodies, headers] = validators.get(api) ?? [{}, {}];
+  return operationsOf(bundle).map((entry: WalkedOperation) => {
+    const { key, path, method, operationId, parameters, operation } = entry;
+    const declaredAs = (status: number) => [String(status), `${String(status)[0]}XX`, "default"].find((name) => name in operation.responses);
+    const media = resolveRef(bundle, operation.requestBody)?.content?.["application/json"];
+    return {
+      api,
+      operationId,
+      key,
+      method: method.toUpperCase(),
+      template: path,
+      parameters,
+      example: exampleRequest(bundle, entry),
+      requestExamples: Object.fromEntries(
+        Object.entries<unknown>(media?.examples ?? {}).map(([name, example]) => [name, (resolveRef(bundle, example) as { value: unknown }).value]),
+      ),
+      writes: method === "post" || method === "put",
+      answer(status) {
+        const name = declaredAs(status);
+        return name === undefined ? undefined : { declaredAs: name, declared: resolveRef(bundle, operation.responses[name]) as DeclaredAnswer };
+      },
+      bodyValidator: (name) => bodies[key]?.[name],
+      headersValidator: (name) => headers[key]?.[name],
+    };
+  });
+}
+
+/** The root of the installed package (or the checkout): the nearest folder above this module whose package.json is ours. */
+function packageRoot(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    try {
+      if (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name === "ingestion-api") return dir;
+    } catch {
+      // No package.json here, or not JSON: keep looking above.
+    }
+    if (dirname(dir) === dir) throw new Error("ingestion-api verify: cannot find the package's contract/vectors/ above its own files");
+  }
+}
+
+/** The vectors of an interface, in file and list order. */
+export function vectorsOf(api: Api): Vector[] {
+  const dir = join(packageRoot(), "contract", "vectors", api.name);
+  return readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
+    .sort()
+    .flatMap((file) => JSON.parse(readFileSync(join(dir, file), "utf8")) as Vector[]);
+}
