@@ -33,6 +33,8 @@ export interface Check {
   writes: boolean;
   /** Whether it sends a POST or PUT at all, even one the contract guarantees is refused before any change. */
   posts: boolean;
+  /** A check that must run before every other write ("first") or after all of them ("last"); else in any order. */
+  phase?: "first" | "last";
   run(send: Send): Promise<CheckOutcome>;
 }
 

@@ -9,7 +9,7 @@ import type { RateLimit } from "../rate-limit.js";
 import { operationsOfApi } from "./contract.js";
 import type { PipeIds } from "./flows.js";
 import { duration, json, junit, passed, summary } from "./report.js";
-import { type Mode, runVerify, type Target } from "./run.js";
+import { createdByWrites, type Mode, runVerify, type Target } from "./run.js";
 
 const env = {
   keyId: management.environment.keyId,
@@ -17,7 +17,10 @@ const env = {
   token: alerts.environment.token,
 };
 
-const usage = `usage: ingestion-api verify [--management-url URL] [--alerts-url URL] [--key-id ID] [--key-secret SECRET] [--token TOKEN]
+/** The command's help; it counts from the vectors what --allow-writes leaves behind. */
+function usage(): string {
+  const created = { ...createdByWrites(management), ...createdByWrites(alerts) };
+  return `usage: ingestion-api verify [--management-url URL] [--alerts-url URL] [--key-id ID] [--key-secret SECRET] [--token TOKEN]
                             [--read-only | --allow-writes] [--pipe ORG/SERVICE/PIPE] [--only OPERATION]...
                             [--rate-limit off|N/Ts] [--timeout-ms MS] [--json] [--junit FILE] [--allow-insecure-http]
 
@@ -27,7 +30,7 @@ Checks a running server of the management interface, the alerting one, or both, 
   answers         every answer is one the operation declares: status, media type, body and headers
   authentication  no credentials, made-up ones and the other interface's scheme each get the declared 401
   flows           with --allow-writes: an alert created then read back equal; each endpoint type created; a pipe's
-                  settings replaced, read back (settings and pipe), then restored
+                  settings replaced and read back (settings and pipe); every pipe written gets its settings back
 Exits 0 when nothing failed, 1 when something did, 2 for a mistake in the command.
 
   --management-url, --alerts-url   the server's root, as the SDK's baseUrl (the paths add /v1 and /api/v2)
@@ -37,8 +40,8 @@ Exits 0 when nothing failed, 1 when something did, 2 for a mistake in the comman
                   (default: also the POST and PUT requests the contract refuses before any change: invalid bodies
                   and parameters, and requests without valid credentials)
   --allow-writes  also send valid POST and PUT bodies and run the flows. The contract has no delete: every alert
-                  and endpoint created stays on the server (about 40 alerts and 20 endpoints against a server that
-                  has the examples' ids). A pipe's settings are put back as they were.
+                  and endpoint created stays on the server (up to ${created.createAlert} alerts and ${created.createReversePrivateEndpoint} endpoints against a server
+                  that has the examples' ids). Every pipe's settings are put back as they were.
   --pipe          ORG/SERVICE/PIPE ids of a pipe the settings flow may change (and a service the endpoints are
                   created for); default the examples' ids, which the sandbox has
   --only          only this operation's checks (an operationId; repeat for more)
@@ -49,6 +52,7 @@ Exits 0 when nothing failed, 1 when something did, 2 for a mistake in the comman
   --junit FILE    also write the report as JUnit XML, for CI dashboards
   --allow-insecure-http   send credentials over plain http:// to a host other than loopback
 Made-up credentials, never yours, are sent for the authentication checks.`;
+}
 
 const options = {
   "management-url": { type: "string" },
@@ -133,7 +137,7 @@ function progressReporter(): (progress: { done: number; total: number; leftMs: n
 export async function verifyCommand(argv: string[]): Promise<void> {
   const values = commandArguments("verify", argv, options);
   if (values.help) {
-    console.log(usage);
+    console.log(usage());
     return;
   }
   if (values["read-only"] && values["allow-writes"]) throw new UsageError("--read-only and --allow-writes contradict each other; pass one");

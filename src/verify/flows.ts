@@ -1,12 +1,12 @@
 // The flows `ingestion-api verify --allow-writes` runs: a write, then the reads its OpenAPI links name, whose
-// answers must agree with it. The contract has no delete, so each create stays on the server; the settings flow
-// puts the pipe's settings back as they were.
+// answers must agree with it. The contract has no delete, so each create stays on the server; every pipe whose
+// settings a write replaces gets them back at the end (settingsKept).
 import { isDeepStrictEqual } from "node:util";
 import { answered, type Check, type CheckOutcome, type Send } from "./checks.js";
 import type { Link, Operation } from "./contract.js";
 import type { Exchange, Outgoing } from "./sender.js";
 
-/** The pipe the settings flow replaces and restores, and whose service gets the endpoints. */
+/** The pipe the settings flow replaces, and whose service gets the endpoints. */
 export interface PipeIds {
   organizationId: string;
   serviceId: string;
@@ -151,62 +151,80 @@ function endpointFlows(operationOf: Operations, pipe: PipeIds): Check[] {
   });
 }
 
-/**
- * The pipe's settings are replaced with the first example, read back through the links (the settings, and the
- * pipe's `settings`), then put back as they were.
- */
+/** The pipe's settings are replaced with the first example, then read back through the links (the settings, and the pipe's `settings`). */
 function settingsFlow(operationOf: Operations, pipe: PipeIds): Check {
   const update = operationOf("updatePipeSettings");
-  const read = operationOf("getPipeSettings");
   const [example, body] = Object.entries(update.requestExamples)[0] ?? ["", {}];
   const links = Object.values(linksOf(update));
   return flow(
     update,
-    `the ${example} example replaces the settings, read back, then restored`,
-    "the settings read back are the ones in force; the originals are restored",
-    3 + links.length,
+    `the ${example} example replaces the settings, then read back`,
+    "the settings read back are the ones in force",
+    1 + links.length,
     async (send, outcome) => {
-      const path = pathOf(update, { ...pipe });
-      const before = await step(send, outcome, read, { operationId: read.operationId, method: read.method, path });
-      if (!before) return;
-      const original = inForce((before.json as { result?: unknown }).result);
-      const put = (settings: unknown) => step(send, outcome, update, withBody(update, path, settings));
-      try {
-        const replaced = await put(body);
-        if (!replaced) return;
-        const now = inForce((replaced.json as { result?: unknown }).result);
-        if (!isDeepStrictEqual(now, inForce(body)))
-          outcome.reasons.push(`updatePipeSettings answered other settings than it was sent: ${firstDifference(inForce(body), now)}`);
-        if (links.length === 0) outcome.reasons.push("updatePipeSettings' 200 declares no link: nothing says how to read the settings back");
-        for (const link of links) {
-          const target = operationOf(link.operationId);
-          const request = followed(link, target, { ...pipe }, replaced);
-          if (typeof request === "string") {
-            outcome.reasons.push(request);
-            continue;
-          }
-          const answer = await step(send, outcome, target, request);
-          if (!answer) continue;
-          const result = (answer.json as { result?: Record<string, unknown> }).result;
-          const seen = inForce(target.operationId === "getPipe" ? result?.settings : result);
-          if (!isDeepStrictEqual(seen, now)) outcome.reasons.push(`${target.operationId} read back other settings: ${firstDifference(now, seen)}`);
+      const replaced = await step(send, outcome, update, withBody(update, pathOf(update, { ...pipe }), body));
+      if (!replaced) return;
+      const now = inForce((replaced.json as { result?: unknown }).result);
+      if (!isDeepStrictEqual(now, inForce(body)))
+        outcome.reasons.push(`updatePipeSettings answered other settings than it was sent: ${firstDifference(inForce(body), now)}`);
+      if (links.length === 0) outcome.reasons.push("updatePipeSettings' 200 declares no link: nothing says how to read the settings back");
+      for (const link of links) {
+        const target = operationOf(link.operationId);
+        const request = followed(link, target, { ...pipe }, replaced);
+        if (typeof request === "string") {
+          outcome.reasons.push(request);
+          continue;
         }
-      } finally {
-        // Whatever happened, the pipe gets its settings back.
-        const restored = await put(original);
-        const back = restored && inForce((restored.json as { result?: unknown }).result);
-        if (back && !isDeepStrictEqual(back, original))
-          outcome.reasons.push(`restoring the original settings answered others: ${firstDifference(original, back)}`);
+        const answer = await step(send, outcome, target, request);
+        if (!answer) continue;
+        const result = (answer.json as { result?: Record<string, unknown> }).result;
+        const seen = inForce(target.operationId === "getPipe" ? result?.settings : result);
+        if (!isDeepStrictEqual(seen, now)) outcome.reasons.push(`${target.operationId} read back other settings: ${firstDifference(now, seen)}`);
       }
     },
   );
 }
 
-/** Every flow, for the interfaces being checked. */
-export function flowChecks(operationOf: Operations, has: (operationId: string) => boolean, pipe: PipeIds): Check[] {
+/**
+ * The settings of every pipe a write replaces (`paths`: the settings flow's and the valid vectors' PUTs) are read
+ * before the first write and put back after the last, whatever happened between. A pipe the server does not have
+ * (404) has nothing to put back.
+ */
+function settingsKept(operationOf: Operations, paths: string[]): Check[] {
+  const update = operationOf("updatePipeSettings");
+  const read = operationOf("getPipeSettings");
+  const originals = new Map<string, Record<string, unknown>>();
+  const kept = (name: string, rule: string, phase: "first" | "last", run: (send: Send, outcome: CheckOutcome) => Promise<void>): Check => ({
+    ...flow(update, name, rule, paths.length, run),
+    posts: phase === "last",
+    phase,
+  });
+  return [
+    kept("the settings of every pipe written are read first", "each pipe's settings can be read before they are replaced", "first", async (send, outcome) => {
+      for (const path of paths) {
+        const exchange = await send({ operationId: read.operationId, method: read.method, path });
+        outcome.exchanges.push({ operation: read, exchange });
+        if (exchange.status === 200 && exchange.isJson) originals.set(path, inForce((exchange.json as { result?: unknown }).result));
+        else if (exchange.status !== 404) outcome.reasons.push(`${path} ${answered(exchange, read.api)}: its settings cannot be put back`);
+      }
+    }),
+    kept("the settings of every pipe written are put back", "each pipe's settings are as they were before the writes", "last", async (send, outcome) => {
+      for (const [path, original] of originals) {
+        const restored = await step(send, outcome, update, withBody(update, path, original));
+        const back = restored && inForce((restored.json as { result?: unknown }).result);
+        if (back && !isDeepStrictEqual(back, original))
+          outcome.reasons.push(`putting ${path}'s settings back answered others: ${firstDifference(original, back)}`);
+      }
+    }),
+  ];
+}
+
+/** Every flow, for the interfaces being checked; `settingsPuts` are the paths the valid settings vectors PUT to. */
+export function flowChecks(operationOf: Operations, has: (operationId: string) => boolean, pipe: PipeIds, settingsPuts: string[]): Check[] {
+  const settingsPaths = () => [...new Set([pathOf(operationOf("updatePipeSettings"), { ...pipe }), ...settingsPuts])];
   return [
     ...(has("createAlert") ? alertFlows(operationOf) : []),
     ...(has("createReversePrivateEndpoint") ? endpointFlows(operationOf, pipe) : []),
-    ...(has("updatePipeSettings") ? [settingsFlow(operationOf, pipe)] : []),
+    ...(has("updatePipeSettings") ? [settingsFlow(operationOf, pipe), ...settingsKept(operationOf, settingsPaths())] : []),
   ];
 }

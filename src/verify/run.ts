@@ -98,12 +98,28 @@ function plan(api: Api, pipe: PipeIds | undefined): Check[] {
   const has = (operationId: string) => operations.some((operation) => operation.operationId === operationId);
   const update = has("updatePipeSettings") ? operationOf("updatePipeSettings").example.path : {};
   const pipeIds = pipe ?? { organizationId: update.organizationId ?? "", serviceId: update.serviceId ?? "", pipeId: update.pipeId ?? "" };
+  const vectors = vectorsOf(api);
+  const settingsPuts = vectors.flatMap((vector) =>
+    vector.operation === "updatePipeSettings" && vector.part !== "response" && vector.verdict === "valid" && vector.http ? [vector.http.path] : [],
+  );
   return [
     credentialsAccepted(firstRead),
-    ...vectorChecks(operations, vectorsOf(api)),
+    ...vectorChecks(operations, vectors),
     ...operations.flatMap(authentication),
-    ...flowChecks(operationOf, has, pipeIds),
+    ...flowChecks(operationOf, has, pipeIds, settingsPuts),
   ];
+}
+
+/**
+ * How many resources --allow-writes may create through each POST operation of an interface (its valid vectors and
+ * its flows): the contract has no delete, so `--help` says how many stay on the server.
+ */
+export function createdByWrites(api: Api): Record<string, number> {
+  const created: Record<string, number> = {};
+  for (const check of plan(api, undefined)) {
+    if (check.writes && check.operation.method === "POST") created[check.operation.operationId] = (created[check.operation.operationId] ?? 0) + 1;
+  }
+  return created;
 }
 
 /** Runs `work` over `items`, at most `limit` at once, in order of start. */
@@ -196,13 +212,18 @@ export async function runVerify(options: RunOptions): Promise<Report> {
         own.left = 0;
         return;
       }
-      // Flows write and read back the same resources: one after another, after the rest.
+      // What must come before every write; the rest four at a time; flows, which write and read back the same
+      // resources, one after another; then what must come after every write.
+      const inPhase = (phase: Check["phase"]) => rest.filter((check) => check.phase === phase);
+      for (const check of inPhase("first")) await runOne(check);
+      const anytime = inPhase(undefined);
       await inPool(
-        rest.filter((check) => check.kind !== "flow"),
+        anytime.filter((check) => check.kind !== "flow"),
         options.concurrency ?? 4,
         async (check) => void (await runOne(check)),
       );
-      for (const check of rest.filter((candidate) => candidate.kind === "flow")) await runOne(check);
+      for (const check of anytime.filter((candidate) => candidate.kind === "flow")) await runOne(check);
+      for (const check of inPhase("last")) await runOne(check);
     }),
   );
 

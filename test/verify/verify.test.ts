@@ -50,13 +50,16 @@ describe("against the sandbox", () => {
   afterAll(() => server?.close());
 
   it("passes with writes allowed: every refusal, acceptance, authentication and flow, and every answer declared", async () => {
+    const before = server.sandbox.state;
     const { code, report, stderr } = await verify(server, "--allow-writes");
+    const after = server.sandbox.state;
     expect(report.checks.filter((check) => check.status !== "passed")).toEqual([]);
     expect(report.findings).toEqual([]);
     expect(code).toBe(0);
     const kinds: Record<string, JsonReport["checks"]> = {};
     for (const check of report.checks) kinds[check.kind] = [...(kinds[check.kind] ?? []), check];
-    // The vectors with an HTTP form (request and params), three authentication cases per operation, six flows.
+    // The vectors with an HTTP form (request and params), three authentication cases per operation, six flows and
+    // the two that keep the pipes' settings (read first, put back last).
     expect(kinds.refusal?.length).toBe(178);
     expect(kinds.acceptance?.length).toBe(97);
     expect(kinds.authentication?.length).toBe(21);
@@ -66,11 +69,19 @@ describe("against the sandbox", () => {
       "a VPC_RESOURCE endpoint is created (the VpcResource example)",
       "the SearchAlert example is created, then read back equal",
       "the TileAlert example is created, then read back equal",
-      "the Tune example replaces the settings, read back, then restored",
+      "the Tune example replaces the settings, then read back",
+      "the settings of every pipe written are put back",
+      "the settings of every pipe written are read first",
     ]);
     expect(stderr).toContain(`verify: ${report.requests}/${report.requests} requests`);
-    // The settings flow put the pipe's settings back as they were before it.
+    // Every pipe's settings are back as they were, though the valid vectors and the flow replaced them 41 times
+    // (its updatedAt says when, as a server's would).
     expect(server.seen.filter(({ method }) => method === "PUT").at(-1)?.status).toBe(200);
+    expect(after.pipes.map(({ settings }) => settings)).toEqual(before.pipes.map(({ settings }) => settings));
+    // What stays on a server with the examples' ids is what --help warns of.
+    const created = [after.alerts.length - before.alerts.length, after.reversePrivateEndpoints.length - before.reversePrivateEndpoints.length];
+    const help = await run(["verify", "--help"]);
+    expect(help.stdout).toContain(`up to ${created[0]} alerts and ${created[1]} endpoints`);
   });
 
   it("without --allow-writes changes nothing: its POST and PUT requests are the ones the contract refuses before any change", async () => {
@@ -159,7 +170,7 @@ describe("against a server with planted defects", () => {
     expect(stdout).toMatch(
       /\n {2}listServices +1 passed, 1 answer problem\n {4}✗ answer 200 application\/json: \/requestId is required \(1 answer; first in the server is reachable/,
     );
-    expect(stdout).toContain("\nNot run: 41 checks (they need --allow-writes: a valid POST or PUT, or a flow).\n");
+    expect(stdout).toContain("\nNot run: 43 checks (they need --allow-writes: a valid POST or PUT, or a flow).\n");
     expect(stdout).toMatch(/\nFAILED: 1 of \d+ checks failed, and 2 problems were found in the answers \(\d+ requests in [^)]+\)\.\n$/);
   });
 });
