@@ -8,6 +8,8 @@ import { Biome, Distribution, spanInBytesToSpanInCodeUnits } from "@biomejs/js-a
 import { root } from "./lib/toolchain.mjs";
 
 const write = process.argv.includes("--write");
+// Files named after the options (`npm run format -- src/a.ts`) narrow the run to them.
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 
 // biome.jsonc has whole-line comments only, which keeps it readable by JSON.parse once they are dropped.
 const config = JSON.parse(readFileSync(`${root}/biome.jsonc`, "utf8").replace(/^\s*\/\/.*$/gm, ""));
@@ -17,7 +19,8 @@ const extensions = config.files.includes.filter((glob) => glob.startsWith("**/*.
 const excluded = config.files.includes.filter((glob) => glob.startsWith("!")).map((glob) => `${glob.slice(1)}/`);
 const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8" })
   .split("\n")
-  .filter((file) => extensions.some((ext) => file.endsWith(ext)) && !excluded.some((folder) => file.startsWith(folder)));
+  .filter((file) => extensions.some((ext) => file.endsWith(ext)) && !excluded.some((folder) => file.startsWith(folder)))
+  .filter((file) => named.length === 0 || named.includes(file));
 
 const biome = await Biome.create({ distribution: Distribution.NODE });
 const { projectKey } = biome.openProject(root);

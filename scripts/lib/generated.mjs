@@ -1,10 +1,13 @@
-// What `npm run generate` writes under generated/ from openapi/: bundles (JSON and YAML), TypeScript types,
+// What `npm run generate` writes under generated/ from openapi/: bundles (JSON and YAML; 3.1, its 3.0.3 twin and
+// a dereferenced copy), TypeScript types,
 // validators and each interface's declared rate limit (its `x-rate-limit`, which the SDK keeps by default), and
 // from package.json the package's name and version, which the SDK sends in its User-Agent. check-generated.mjs
 // calls it on a temporary folder to compare.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify } from "yaml";
+import { dereferenced } from "./dereference.mjs";
+import { toOpenApi30 } from "./openapi30.mjs";
 import { apis, root, runTool } from "./toolchain.mjs";
 import { generateTypes } from "./types.mjs";
 import { generateValidators } from "./validators.mjs";
@@ -24,8 +27,12 @@ export async function generateInto(outDir) {
 
     // Re-serialise so the JSON and YAML bundles come from one parsed document and read the same.
     const bundle = JSON.parse(readFileSync(bundlePath, "utf8"));
-    writeFileSync(bundlePath, `${JSON.stringify(bundle, null, 2)}\n`);
-    writeFileSync(join(outDir, "openapi", `${api}.yaml`), stringify(bundle, { lineWidth: 0 }));
+    // Each variant in JSON and YAML: the 3.1 bundle, its 3.0.3 twin, and the 3.1 bundle with no $ref.
+    const variants = { [api]: bundle, [`${api}.openapi-3.0`]: toOpenApi30(bundle), [`${api}.dereferenced`]: dereferenced(bundle) };
+    for (const [name, document] of Object.entries(variants)) {
+      writeFileSync(join(outDir, "openapi", `${name}.json`), `${JSON.stringify(document, null, 2)}\n`);
+      writeFileSync(join(outDir, "openapi", `${name}.yaml`), stringify(document, { lineWidth: 0 }));
+    }
 
     writeFileSync(join(outDir, "types", `${api}.ts`), await generateTypes(bundle));
 
