@@ -82,12 +82,13 @@ export interface RequestOptions {
 
 // Read without importing `node:process`, so the client also runs in browsers, Deno and Bun
 // (where reading the environment without permission throws: then there is none).
-function environment(name: string): string | undefined {
+function environment(name: string): string | undefined | { refused: unknown } {
   try {
     const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
     return value === "" ? undefined : value;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // Deno without --allow-env throws on the read: the variable may well be set, so the error must say why it was not seen.
+    return { refused: error };
   }
 }
 
@@ -95,6 +96,11 @@ function environment(name: string): string | undefined {
 export function fromOptionOrEnvironment(factory: string, api: InterfaceDescriptor, option: string, value: string | undefined): string {
   const variable = api.environment[option] as string;
   const resolved = value ?? environment(variable);
+  if (typeof resolved === "object") {
+    throw new IngestionError(`${factory}: missing ${option}; pass { ${option} }, or let the runtime read ${variable} (Deno: --allow-env=${variable})`, {
+      cause: resolved.refused,
+    });
+  }
   if (resolved === undefined || resolved === "") {
     throw new IngestionError(`${factory}: missing ${option}; pass { ${option} } or set the environment variable ${variable}`);
   }
@@ -102,7 +108,8 @@ export function fromOptionOrEnvironment(factory: string, api: InterfaceDescripto
 }
 
 export function optionalFromEnvironment(api: InterfaceDescriptor, option: string, value: string | undefined): string | undefined {
-  return value ?? environment(api.environment[option] as string);
+  const found = value ?? environment(api.environment[option] as string);
+  return typeof found === "object" ? undefined : found;
 }
 
 /** Refuses credentials that could forge or split HTTP headers. The value itself is never echoed. */
