@@ -3,10 +3,9 @@
 // that checks every answer against the contract. `npm run mock` (--mock) runs Prism's static mocks there instead.
 // The docs server, 4010 and 4011 answer only requests that name this machine in Host, and 4010 and 4011 none from
 // a page served from another host (lib/local-guard.mjs). Ctrl-C stops everything.
-import { readFileSync, realpathSync, statSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, sep } from "node:path";
-import { allowedHosts, isAllowedHost } from "../src/sandbox/local-only.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startDocsServer } from "../src/docs/server.js";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
 import { sandboxCredentials } from "./lib/code-samples.mjs";
 import { killAllMocksNow, portInUse, startMocks, stopMock } from "./lib/mock-servers.mjs";
@@ -44,69 +43,13 @@ try {
   fail(error.message);
 }
 
-const contentTypes = {
-  ".html": "text/html; charset=utf-8",
-  ".json": "application/json; charset=utf-8",
-  ".yaml": "application/yaml; charset=utf-8",
-  ".png": "image/png",
-  ".svg": "image/svg+xml",
-  ".css": "text/css; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-};
-
-// The pages are self-contained: a browser must not guess other types for the files, nor load anything from
-// another origin. Redoc runs inline scripts and styles and its search in a worker made from a blob.
-const securityHeaders = {
-  "x-content-type-options": "nosniff",
-  "content-security-policy":
-    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-  "referrer-policy": "no-referrer",
-};
-
 const docsHost = "127.0.0.1";
-const docsHosts = allowedHosts(docsHost);
-
-// Static files under build/docs only, to requests that name this machine in Host; `/` is the landing page.
-const docsServer = createServer((request, response) => {
-  for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
-  // A page whose domain was rebound to 127.0.0.1 still sends its own name.
-  if (!isAllowedHost(request.headers.host, docsHosts)) {
-    response.writeHead(403, { connection: "close" }).end();
-    return;
-  }
-  if (request.method !== "GET" && request.method !== "HEAD") {
-    response.writeHead(405, { allow: "GET, HEAD", connection: "close" }).end();
-    return;
-  }
-  let path;
-  try {
-    path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
-  } catch {
-    response.writeHead(400).end();
-    return;
-  }
-  let body;
-  let file;
-  try {
-    // Only a regular file whose real path, links resolved, is under build/docs: a link planted there that
-    // points out of it (to /etc/passwd, say) is not followed.
-    file = realpathSync(join(docsDir, path === "/" ? "index.html" : path));
-    if (!file.startsWith(realpathSync(docsDir) + sep) || !statSync(file).isFile()) throw new Error("not a file of the docs");
-    body = readFileSync(file);
-  } catch {
-    // Missing, outside the docs, or gone between the check and the read (the docs being rebuilt).
-    response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
-    return;
-  }
-  response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
-  response.end(request.method === "HEAD" ? undefined : body);
-});
-
+let docsServer;
 const mocks = [];
 let stopping = false;
 const stopAll = async () => {
   stopping = true;
-  docsServer.close();
+  docsServer?.close();
   await Promise.all(mocks.map(stopMock));
 };
 process.on("exit", killAllMocksNow);
@@ -118,7 +61,7 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 }
 
 try {
-  await new Promise((resolve, reject) => docsServer.once("error", reject).listen(docsPort, docsHost, resolve));
+  docsServer = await startDocsServer({ dir: docsDir, host: docsHost, port: docsPort });
   mocks.push(
     ...(staticMocks
       ? await startMocks([

@@ -3,6 +3,7 @@
 // takes; a check that fails exits 1; success exits 0.
 import { packageVersion } from "../generated/package.js";
 import { UsageError } from "./command-arguments.js";
+import { docsCommand } from "./docs/command.js";
 import { sandboxCommand } from "./sandbox/command.js";
 import { verifyCommand } from "./verify/command.js";
 
@@ -10,6 +11,7 @@ import { verifyCommand } from "./verify/command.js";
 const commands: Record<string, { summary: string; run(argv: string[]): Promise<void> }> = {
   sandbox: { summary: "run a stateful server of both interfaces, for integration tests in any language", run: sandboxCommand },
   verify: { summary: "check a running server of either interface against the contract", run: verifyCommand },
+  docs: { summary: "serve the rendered API references of this version on loopback (--sandbox: and the sandbox)", run: docsCommand },
 };
 
 const usage = `usage: ingestion-api <command> [options]

@@ -30,7 +30,15 @@ export const buildSteps = [
   },
   {
     script: "docs",
-    inputs: ["generated/openapi", "examples", "redocly.yaml", "package.json", "scripts/docs.mjs", "scripts/docs-landing.mjs", "scripts/code-samples.mjs"],
+    inputs: [
+      "generated/openapi",
+      "examples",
+      "redocly.yaml",
+      "package.json",
+      "scripts/docs.mjs",
+      "scripts/lib/docs-landing.mjs",
+      "scripts/lib/code-samples.mjs",
+    ],
     outputs: ["build/docs/index.html", "build/docs/management.html", "build/docs/alerts.html", "build/docs/openapi"],
   },
 ];

@@ -1,10 +1,11 @@
 // `ingestion-api sandbox`: starts a stateful sandbox of both interfaces on loopback and says where it is and how
 // to authenticate. It stops on Ctrl-C, SIGTERM or SIGHUP, and when the process that
 // started it goes away (its stdin pipe closes, or its parent is gone), so a test runner never leaves one behind.
-import { fstatSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { packageVersion } from "../../generated/package.js";
 import { commandArguments, UsageError } from "../command-arguments.js";
 import { alerts, management } from "../interfaces.js";
+import { stopWithParent } from "../stop-with-parent.js";
 import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
 import { rateLimitsOf } from "./rate-limit.js";
 import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
@@ -167,53 +168,4 @@ function latencyOf(value: string): number | [number, number] {
   const [low, high] = [Number(match?.[1]), Number(match?.[2] ?? match?.[1])];
   if (!match || low > high || high > 60_000) fail(`--latency takes milliseconds up to 60000, or MIN-MAX (say 20-80); got ${JSON.stringify(value)}`);
   return low === high ? low : [low, high];
-}
-
-/**
- * The processes that started it, nearest first: its parent and, where /proc tells (Linux), the ones above it as
- * long as each is a launcher (`sh`, npm's `npm exec` and `npm run`), up to the first that is not. `npx` runs the
- * command under `sh -c`, which outlives an `npx` stopped with SIGTERM without passing the signal on, so the parent
- * alone is not enough; a script that started it (or a test runner) is watched, but not whatever started the script,
- * so a sandbox a script keeps running in the background lives as long as the script.
- */
-function ancestors(): number[] {
-  const found = [process.ppid];
-  while (found.length < 4) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${found.at(-1)}/stat`, "utf8");
-    } catch {
-      break;
-    }
-    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ")".
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    if (!isLauncher(name) || !(parent > 1)) break;
-    found.push(parent);
-  }
-  return found;
-}
-
-/** A process that only runs another: a shell of `sh -c`, or npm running a package's command or a script. */
-const isLauncher = (name: string) => name === "sh" || name === "dash" || /^npm (exec|run|x)\b|^npx\b/.test(name);
-
-/** Whether a process still exists (signal 0 checks without sending anything). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Stops with the processes that started it: its stdin pipe closing, or one of them gone. */
-function stopWithParent(stop: () => void): void {
-  const stdin = fstatSync(0);
-  // A pipe from the starter (a child process's stdin is a socket pair): it closes when the starter goes.
-  if (stdin.isFIFO() || stdin.isSocket()) process.stdin.on("end", stop).on("close", stop).resume();
-  const watched = ancestors();
-  setInterval(() => {
-    if (!watched.every(alive)) stop();
-  }, 500).unref();
 }

@@ -10,7 +10,7 @@ import { type Api, apis, type Operation, operations, unauthorizedMessage } from 
 import { type ControlRequest, control, controlPrefix, type SandboxState } from "./control.js";
 import { authorized, challenge, type SandboxCredentials } from "./credentials.js";
 import { createFaults, type Faults } from "./faults.js";
-import { allowedHosts as allowedHostsOf, isOwnOrigin } from "./local-only.js";
+import { allowedHosts as allowedHostsOf, isOwnOrigin } from "../local-only.js";
 import { created, handlers } from "./operations.js";
 import { preferredAnswer } from "./prefer.js";
 import { createRateLimiter, type SandboxRateLimit } from "./rate-limit.js";

@@ -8,7 +8,7 @@ import type { Answer } from "./answers.js";
 import type { SandboxState } from "./control.js";
 import { createEngine, type EngineAnswer, type EngineOptions } from "./engine.js";
 import type { Faults } from "./faults.js";
-import { allowedHosts, isAllowedHost } from "./local-only.js";
+import { allowedHosts, isAllowedHost } from "../local-only.js";
 
 export interface SandboxOptions extends Omit<EngineOptions, "allowedHosts"> {
   /** Default 0: a free port. */

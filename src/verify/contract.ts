@@ -2,8 +2,7 @@
 // the generated validators of answers and of their headers, and the shared vectors, read from the package's own
 // contract/vectors/ so a check states exactly what the vectors state.
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import alertsBundle from "../../generated/openapi/alerts.json" with { type: "json" };
 import managementBundle from "../../generated/openapi/management.json" with { type: "json" };
 import { headerValidators as alertsHeaders } from "../../generated/validators/alerts-headers.js";
@@ -13,6 +12,7 @@ import { headerValidators as managementHeaders } from "../../generated/validator
 import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
 import { exampleRequest, operationsOf, resolveRef } from "../contract/openapi.js";
 import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
+import { packageRoot } from "../package-root.js";
 
 export type Api = InterfaceDescriptor;
 
@@ -110,21 +110,9 @@ export function operationsOfApi(api: Api): Operation[] {
   });
 }
 
-/** The root of the installed package (or the checkout): the nearest folder above this module whose package.json is ours. */
-function packageRoot(): string {
-  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
-    try {
-      if (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name === "ingestion-api") return dir;
-    } catch {
-      // No package.json here, or not JSON: keep looking above.
-    }
-    if (dirname(dir) === dir) throw new Error("ingestion-api verify: cannot find the package's contract/vectors/ above its own files");
-  }
-}
-
 /** The vectors of an interface, in file and list order. */
 export function vectorsOf(api: Api): Vector[] {
-  const dir = join(packageRoot(), "contract", "vectors", api.name);
+  const dir = join(packageRoot("ingestion-api verify"), "contract", "vectors", api.name);
   return readdirSync(dir)
     .filter((file) => file.endsWith(".json"))
     .sort()

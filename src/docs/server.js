@@ -1,0 +1,79 @@
+// The server of the rendered references (`npx ingestion-api docs`, `npm start`): static files of one folder, to
+// requests that name this machine in Host, GET and HEAD only, with headers that keep a browser from guessing types
+// or loading anything from another origin. Plain JavaScript, so `npm start` (a script run by Node alone) serves
+// with it too.
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, sep } from "node:path";
+import { allowedHosts, isAllowedHost } from "../local-only.js";
+
+/** @type {Record<string, string>} */
+const contentTypes = {
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".yaml": "application/yaml; charset=utf-8",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+};
+
+// The pages are self-contained: a browser must not guess other types for the files, nor load anything from
+// another origin. Redoc runs inline scripts and styles and its search in a worker made from a blob.
+const securityHeaders = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+  "referrer-policy": "no-referrer",
+};
+
+/**
+ * Serves the files under `dir` on `host`:`port` (0 picks a free port); `/` is its index.html.
+ * @param {{ dir: string, host?: string, port: number }} options
+ * @returns {Promise<{ url: string, close(): Promise<void> }>}
+ */
+export async function startDocsServer({ dir, host = "127.0.0.1", port }) {
+  const root = realpathSync(dir);
+  const hosts = allowedHosts(host);
+  const server = createServer((request, response) => {
+    for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
+    // A page whose domain was rebound to 127.0.0.1 still sends its own name.
+    if (!isAllowedHost(request.headers.host, hosts)) {
+      response.writeHead(403, { connection: "close" }).end();
+      return;
+    }
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.writeHead(405, { allow: "GET, HEAD", connection: "close" }).end();
+      return;
+    }
+    let path;
+    try {
+      path = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    } catch {
+      response.writeHead(400).end();
+      return;
+    }
+    let file;
+    let body;
+    try {
+      // Only a regular file whose real path, links resolved, is under the folder: a link planted there that points
+      // out of it (to /etc/passwd, say) is not followed.
+      file = realpathSync(join(root, path === "/" ? "index.html" : path));
+      if (!file.startsWith(root + sep) || !statSync(file).isFile()) throw new Error("not a file of the docs");
+      body = readFileSync(file);
+    } catch {
+      // Missing, outside the folder, or gone between the check and the read (the docs being rebuilt).
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
+      return;
+    }
+    response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
+    response.end(request.method === "HEAD" ? undefined : body);
+  });
+  await new Promise((resolve, reject) => server.once("error", reject).listen(port, host, () => resolve(undefined)));
+  const address = /** @type {import("node:net").AddressInfo} */ (server.address());
+  const bound = address.port;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/`,
+    close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
+  };
+}

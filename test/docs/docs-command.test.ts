@@ -1,0 +1,186 @@
+// `npx ingestion-api docs` from an installed package, with no checkout: the pages come from the companion package
+// ingestion-api-docs (npm run docs:package), fetched with npm from a registry (a loopback stand-in here) into the
+// user's cache, then served from the cache, or found installed beside the package. Needs build/docs (npm run build).
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/toolchain.mjs";
+
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; files: string[]; dependencies: Record<string, string> };
+const { version } = manifest;
+const companion = "ingestion-api-docs";
+
+let work: string;
+let consumer: string;
+let tarball: Buffer;
+let registry: Server;
+let registryUrl: string;
+const registryRequests: string[] = [];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "ingestion-api-docs-command-"));
+  // The package as npm installs its tarball: the shipped files alone, its dependencies beside it.
+  consumer = join(work, "consumer");
+  const installed = join(consumer, "node_modules", "ingestion-api");
+  mkdirSync(installed, { recursive: true });
+  for (const path of ["package.json", ...manifest.files]) cpSync(join(root, path), join(installed, path), { recursive: true });
+  for (const dependency of Object.keys(manifest.dependencies)) symlinkSync(join(root, "node_modules", dependency), join(consumer, "node_modules", dependency));
+
+  const packed = spawnSync(process.execPath, [join(root, "scripts", "docs-package.mjs")], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  expect(packed.status, packed.stderr).toBe(0);
+  tarball = readFileSync(join(root, "build", `${companion}-${version}.tgz`));
+
+  // A registry that has the companion at this version, as npm's registry answers for one package.
+  registry = createServer((request, response) => {
+    registryRequests.push(request.url ?? "");
+    if (request.url === `/${companion}`) {
+      const dist = {
+        tarball: `${registryUrl}/${companion}/-/${companion}-${version}.tgz`,
+        shasum: createHash("sha1").update(tarball).digest("hex"),
+        integrity: `sha512-${createHash("sha512").update(tarball).digest("base64")}`,
+      };
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ name: companion, "dist-tags": { latest: version }, versions: { [version]: { name: companion, version, dist } } }));
+    } else if (request.url === `/${companion}/-/${companion}-${version}.tgz`) {
+      response.writeHead(200, { "content-type": "application/octet-stream", "content-length": tarball.length });
+      response.end(tarball);
+    } else response.writeHead(404).end("{}");
+  });
+  await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+  registryUrl = `http://127.0.0.1:${(registry.address() as AddressInfo).port}`;
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((resolve) => registry?.close(resolve));
+  rmSync(work, { recursive: true, force: true });
+});
+
+interface Running {
+  child: ChildProcess;
+  printed: string;
+  docs: string;
+  sandbox?: string;
+}
+
+/** Starts the installed command with a home of its own (`home`: its cache) and a registry; resolves once it serves. */
+function start(home: string, args: string[] = [], registry = registryUrl): Promise<Running> {
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CACHE_HOME: join(home, ".cache"),
+    npm_config_cache: join(home, ".npm"),
+    npm_config_registry: registry,
+    npm_config_update_notifier: "false",
+  };
+  const child = spawn(process.execPath, [join(consumer, "node_modules", "ingestion-api", "dist", "cli.js"), "docs", "--port", "0", ...args], {
+    cwd: consumer,
+    env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let printed = "";
+    const timer = setTimeout(() => reject(new Error(`no docs server after 60 s:\n${printed}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      printed += chunk.toString();
+      const docs = / on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(printed)?.[1];
+      if (docs && printed.includes("Ctrl-C")) {
+        clearTimeout(timer);
+        const sandbox = /sandbox {2}(http:\/\/\S+)/.exec(printed)?.[1];
+        resolve({ child, printed, docs, ...(sandbox !== undefined && { sandbox }) });
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited with ${code}:\n${printed}`), { code, printed }));
+    });
+  });
+}
+
+async function stop({ child }: Running): Promise<void> {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+describe("npx ingestion-api docs, from the installed package", () => {
+  const home = () => join(work, "home");
+
+  it("fetches the companion package of its version from the registry once, and serves the references on loopback only", async () => {
+    const running = await start(home());
+    try {
+      expect(running.printed).toContain(`fetching it from the npm registry`);
+      expect(running.printed).toContain(`pages    ${companion}@${version}, fetched into`);
+      expect(registryRequests.filter((url) => url.endsWith(".tgz"))).toHaveLength(1);
+      for (const [page, title] of [
+        ["", "ingestion-api"],
+        ["management.html", "Ingestion Management API"],
+        ["alerts.html", "Ingestion Alerting API"],
+      ] as const) {
+        const response = await fetch(running.docs + page);
+        expect(response.status, page).toBe(200);
+        expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+        expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(await response.text()).toContain(title);
+      }
+      expect((await fetch(`${running.docs}openapi/management.json`)).status).toBe(200);
+      expect((await fetch(`${running.docs}..%2F..%2Fpackage.json`)).status).toBe(404);
+      expect((await fetch(running.docs, { method: "POST" })).status).toBe(405);
+      const rebound = spawnSync("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: rebind.attacker.example", running.docs], {
+        encoding: "utf8",
+      });
+      expect(rebound.stdout).toBe("403");
+    } finally {
+      await stop(running);
+    }
+  });
+
+  it("serves the cached copy the next time, without asking the registry", async () => {
+    const before = registryRequests.length;
+    const running = await start(home());
+    try {
+      expect(running.printed).toContain("pages    the cache,");
+      expect((await fetch(`${running.docs}management.html`)).status).toBe(200);
+      expect(registryRequests.length).toBe(before);
+    } finally {
+      await stop(running);
+    }
+  });
+
+  it("serves the companion installed beside it without fetching, and the sandbox beside the pages with --sandbox", async () => {
+    const installed = join(consumer, "node_modules", companion);
+    mkdirSync(installed, { recursive: true });
+    const untar = spawnSync("tar", ["-xzf", join(root, "build", `${companion}-${version}.tgz`), "-C", installed, "--strip-components=1"]);
+    expect(untar.status).toBe(0);
+    const before = registryRequests.length;
+    const running = await start(join(work, "fresh-home"), ["--sandbox", "--sandbox-port", "0"]);
+    try {
+      expect(running.printed).toContain(`pages    ${companion}@${version}, installed`);
+      expect(registryRequests.length).toBe(before);
+      expect((await fetch(`${running.docs}alerts.html`)).status).toBe(200);
+      const state = await fetch(`${running.sandbox}/_sandbox/state`);
+      expect(state.status).toBe(200);
+      expect(Object.keys(await state.json())).toEqual(expect.arrayContaining(["services", "pipes", "alerts"]));
+    } finally {
+      await stop(running);
+      rmSync(installed, { recursive: true, force: true });
+    }
+  });
+
+  it("says how to get the pages when the registry has none for its version, and exits 1", async () => {
+    // A registry that has no such package: every request gets 404.
+    const empty = createServer((_, response) => response.writeHead(404, { "content-type": "application/json" }).end("{}"));
+    await new Promise<void>((resolve) => empty.listen(0, "127.0.0.1", resolve));
+    const emptyUrl = `http://127.0.0.1:${(empty.address() as AddressInfo).port}`;
+    const failed = await start(join(work, "home-without-registry"), [], emptyUrl).catch((error: { code: number; printed: string }) => error);
+    await new Promise((resolve) => empty.close(resolve));
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { printed: string }).printed).toContain(`could not fetch ${companion}@${version} with npm`);
+  });
+});
