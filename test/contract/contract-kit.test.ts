@@ -28,3 +28,10 @@ it.skipIf(skipPython)("the Python snippet of CONTRACT.md validates a settings bo
   expect(run.status, run.stderr).toBe(0);
   expect(run.stdout).toBe("streaming_max_insert_wait_ms 70000 is greater than the maximum of 60000\n");
 });
+
+it.skipIf(skipPython)("CONTRACT.md's remedy for the models' null trap refuses the two vectors a generated model accepts, as written", () => {
+  expect(python3, pythonMissing).toBeDefined();
+  const run = spawnSync(python3!, ["-c", snippet("The models' null trap", "python")], { cwd: project, encoding: "utf8" });
+  expect(run.status, run.stderr).toBe(0);
+  expect(run.stdout).toBe("logStream.brokers null refused at result/source/logStream\nrelationalDb.port null refused at result/source/relationalDb\n");
+});
