@@ -1,4 +1,4 @@
-// npm run docs: writes build/docs/: one self-contained Redoc page per API (with TypeScript and curl code
+// npm run docs: writes build/docs/: one self-contained Redoc page per API (with TypeScript, curl, Python and Go code
 // samples and the servers explained), the bundles for other teams, and a landing page.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -4,7 +4,10 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { integerSettings } from "../../contract/cases/seed-settings.mjs";
+import { goSample, pythonSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { operationsOf } from "../../src/contract/openapi.js";
+import { bundles } from "../support/bundles.js";
 import { launchBrowserContext } from "../support/chromium.js";
 import { type NpmStart, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 import { operations as allOperations } from "../support/operations.js";
@@ -172,6 +175,37 @@ describe("the alerts reference", () => {
     for (const field of ["name", "message"]) expect(isRequired(requestBody, field), field).toBe(false);
     const getText = await openOperation(view.page, "Alerts", "Get an alert");
     expect(getText.slice(getText.lastIndexOf("Get an alert"))).toContain("/api/v2/alerts/{id}");
+    expectClean(view);
+  });
+
+  it("offers the request samples in TypeScript, curl, Python and Go, each showing its generated sample", async () => {
+    const view = await open("/alerts.html");
+    const { page } = view;
+    await openOperation(page, "Alerts", "Create an alert");
+    const entry = operationsOf(bundles.alerts).find((candidate) => candidate.operationId === "createAlert")!;
+    const samples: { label: string; source: string }[] = operationsOf(withCodeSamples(bundles.alerts)).find(
+      (candidate) => candidate.operationId === "createAlert",
+    )!.operation["x-codeSamples"];
+    // The language picker of the request samples (its button shows the chosen language), and the panel it heads.
+    const labels = [...samples.map((sample) => sample.label), "Payload"];
+    const picker = page.locator("[data-component-name='Dropdown/Dropdown'] > button", { hasText: new RegExp(`^(${labels.join("|")})$`) });
+    await picker.waitFor();
+    const panel = page.locator("[data-component-name='Panel/Panel']", { has: picker });
+    const menu = page.getByRole("menu").filter({ visible: true });
+    await picker.click();
+    expect(await menu.getByRole("menuitem").allInnerTexts()).toEqual(labels);
+    // The rendered code drops blank lines; what is left is the sample.
+    const squeezed = (text: string) => text.replace(/\s+/g, " ").trim();
+    for (const { label, source } of samples) {
+      if (!(await menu.isVisible())) await picker.click();
+      await menu.getByRole("menuitem", { name: label, exact: true }).click();
+      await expect.poll(() => picker.innerText()).toBe(label);
+      expect(squeezed(await panel.locator("pre").first().innerText()), label).toBe(squeezed(source));
+    }
+    expect(samples.find((sample) => sample.label === "Python")?.source).toBe(pythonSample(bundles.alerts, entry));
+    expect(samples.find((sample) => sample.label === "Go")?.source).toBe(goSample(bundles.alerts, entry));
+    await panel.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(screenshots, "alerts-create-go-sample.png") });
     expectClean(view);
   });
 });

@@ -1,8 +1,9 @@
-// The curl samples of the rendered docs, generated from each operation's examples, work against the mocks.
+// The code samples of the rendered docs, in the order their tabs show, and the curl ones, generated from each
+// operation's examples, work against the mocks. The Python and Go ones run in language-samples.test.ts.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { curlSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
+import { curlSample, goSample, pythonSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { operationsOf } from "../../src/contract/openapi.js";
 
 const apis = [
@@ -16,11 +17,18 @@ describe.each(apis)("%s", (api, mockUrl) => {
   const documented = operationsOf(withCodeSamples(bundle));
 
   it.each(operationsOf(bundle).map((entry) => [entry.operation.operationId as string, entry] as const))(
-    "the curl sample of %s answers 200 from the mock",
+    "the docs show the TypeScript, curl, Python and Go samples of %s, and the curl one answers 200 from the mock",
     (operationId, entry) => {
       const shown = documented.find((d) => d.operation.operationId === operationId)?.operation["x-codeSamples"];
-      expect(shown.map((sample: { lang: string }) => sample.lang)).toEqual(["TypeScript", "curl"]);
+      expect(shown.map(({ lang, label }: { lang: string; label: string }) => `${lang}: ${label}`)).toEqual([
+        "TypeScript: TypeScript SDK",
+        "curl: curl",
+        "Python: Python",
+        "Go: Go",
+      ]);
       expect(shown[1].source).toBe(curlSample(bundle, entry));
+      expect(shown[2].source).toBe(pythonSample(bundle, entry));
+      expect(shown[3].source).toBe(goSample(bundle, entry));
       // The docs show the spec's default server; the test's mock listens elsewhere.
       const command = curlSample(bundle, entry, { baseUrl: mockUrl });
       const run = spawnSync("sh", ["-c", command], { encoding: "utf8", env: { ...process.env, ...credentials } });

@@ -1,0 +1,291 @@
+// The Python and Go samples of the rendered docs, generated from each operation's examples, run against the sandbox
+// (a real socket) through a recording proxy: each sends its operation's example request, the body being the named
+// example, signs in as it says, prints the 200 answer, and on an error status prints the status and exits non-zero.
+// Python runs on the system python3 (standard library only); Go builds every program in one `go build`. Locally a
+// language whose toolchain is missing is skipped with a one-line reason; in CI (CI=true) that is a failure instead.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { goSample, pythonSample, sandboxCredentials } from "../../scripts/lib/code-samples.mjs";
+import { operationsOf } from "../../src/contract/openapi.js";
+import { exampleSeed } from "../../src/sandbox/seed.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
+import { bundles } from "../support/bundles.js";
+import { type Operation, operations } from "../support/operations.js";
+import { type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
+
+const runsWhere = (candidates: string[], versionFlag: string) => candidates.find((command) => spawnSync(command, [versionFlag]).status === 0);
+const python3 = runsWhere(["/usr/bin/python3", "python3"], "--version");
+const go = runsWhere(["go", "/usr/bin/go"], "version");
+const missing = {
+  python: "skipping the Python samples: no python3 (apt-get install python3); CI fails instead",
+  go: "skipping the Go samples: no go (apt-get install golang-go); CI fails instead",
+};
+for (const [language, found] of [
+  ["python", python3],
+  ["go", go],
+] as const) {
+  if (!found && process.env.CI === "true") throw new Error(`${missing[language]}, and CI=true`);
+  if (!found) console.warn(missing[language]);
+}
+
+const entryOf = (o: Operation) => operationsOf(bundles[o.api]).find((entry) => entry.operationId === o.operationId)!;
+const defaultBase = (o: Operation) => bundles[o.api].servers[0].variables[o.api === "management" ? "base_url" : "alerts_url"].default as string;
+const table = operations.map((o) => [o.operationId, o] as const);
+/** The samples run with wrong credentials: one of each interface (Basic, then Bearer), one a create. */
+const failing = [operations.find((o) => o.api === "management")!, operations.find((o) => o.api === "alerts" && o.requestBody)!];
+/**
+ * A create whose body carries text a naive literal would break (quotes, a backquote, a backslash, a newline,
+ * non-ASCII): each language must send it as it is.
+ */
+const awkward = (() => {
+  const o = operations.find((candidate) => candidate.operationId === "createAlert")!;
+  return { o, body: { ...(o.example.body as object), message: `"quoted", \`raw\`, C:\\path, line\nbreak, café ✓` } };
+})();
+
+/** The environment the samples read their credentials from, right (the sandbox's) or wrong. */
+const credentialsEnv = (right: boolean) => ({
+  INGESTION_API_KEY_ID: sandboxCredentials.keyId,
+  INGESTION_API_KEY_SECRET: right ? sandboxCredentials.keySecret : "not-the-secret",
+  INGESTION_ALERTS_TOKEN: right ? sandboxCredentials.token : "not-the-token",
+});
+const authorization = (o: Operation) =>
+  o.api === "management" ? `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}` : `Bearer ${sandboxCredentials.token}`;
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (asynchronously, so runs overlap), with `input` on its stdin. */
+function run(
+  command: string,
+  args: string[],
+  { input = "", env = {}, cwd }: { input?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+// The Go programs: one module of one program per sample, which one `go build` compiles, in parallel and while the
+// Python samples run, with a cache kept across runs under the OS temp dir. Only the standard library: nothing is
+// downloaded (GOPROXY=off).
+const goEnv = {
+  GOCACHE: join(tmpdir(), "ingestion-api-go-cache"),
+  GOPATH: join(tmpdir(), "ingestion-api-go-path"),
+  GOFLAGS: "",
+  GOPROXY: "off",
+  GO111MODULE: "on",
+  GOWORK: "off",
+  GOTOOLCHAIN: "local",
+};
+const goPrograms = [
+  ...operations.flatMap((o) => (["docs", "pasteable"] as const).map((variant) => ({ o, variant, label: `go-${variant}-${o.operationId}` }))),
+  ...failing.map((o) => ({ o, variant: "401" as const, label: `go-401-${o.operationId}` })),
+  { o: awkward.o, variant: "awkward" as const, label: "go-awkward" },
+];
+let goWork = "";
+let goBuilt: Promise<Run>;
+
+function startGoBuild() {
+  goWork = mkdtempSync(join(tmpdir(), "ingestion-api-go-samples-"));
+  writeFileSync(join(goWork, "go.mod"), "module samples\n\ngo 1.19\n");
+  for (const { o, variant, label } of goPrograms) {
+    mkdirSync(join(goWork, label));
+    const source = goSample(bundles[o.api], entryOf(o), {
+      baseUrl: baseOf(label),
+      sandboxCredentials: variant === "pasteable",
+      ...(variant === "awkward" && { body: awkward.body }),
+    });
+    writeFileSync(join(goWork, label, "main.go"), source);
+  }
+  goBuilt = run(go!, ["build", "-o", `${join(goWork, "bin")}/`, "./..."], { cwd: goWork, env: goEnv });
+}
+
+let sandbox: Sandbox;
+let proxy: ScriptedServer;
+/** The sandbox's answers the proxy passed on, by the label the sample's base URL carries. */
+const answers = new Map<string, { status: number; body: string }[]>();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: exampleSeed(), credentials: sandboxCredentials });
+  // `/<label>/v1/...` goes to the sandbox as `/v1/...`; the label says which sample sent it.
+  proxy = await startScriptedServer((request, response, body) => {
+    const [, label = "", rest = ""] = /^\/([^/]+)(\/.*)$/.exec(request.url ?? "") ?? [];
+    const headers = Object.fromEntries(
+      ["authorization", "content-type"].flatMap((name) => (request.headers[name] ? [[name, String(request.headers[name])]] : [])),
+    );
+    fetch(sandbox.url + rest, { method: request.method ?? "GET", headers, body: body === "" ? null : body })
+      .then(async (answer) => {
+        const text = await answer.text();
+        answers.set(label, [...(answers.get(label) ?? []), { status: answer.status, body: text }]);
+        response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" }).end(text);
+      })
+      .catch((error: Error) => response.writeHead(502).end(error.message));
+  });
+  if (go) startGoBuild();
+});
+// Each sample starts from the seed: an earlier one's replacement would move the updatedAt a later read prints.
+beforeEach(() => sandbox.state.reset());
+afterAll(async () => {
+  await goBuilt?.catch(() => undefined);
+  if (goWork) rmSync(goWork, { recursive: true, force: true });
+  await proxy?.close();
+  await sandbox?.close();
+});
+
+/** The base URL of a sample: the proxy, with the label its requests are recorded under. */
+const baseOf = (label: string) => `${proxy.url}/${label}`;
+
+/**
+ * That a sample run under `label` sent the operation's example request with the body its named example and the
+ * sandbox's credentials, once, and printed the sandbox's 200 answer, whole: the operation's declared 200 answer, about
+ * the example's resource (the one it read, or one made of the example body).
+ */
+function expectExampleExchange(o: Operation, label: string, { status, stdout, stderr }: Run) {
+  expect(status, stderr + stdout).toBe(0);
+  const sent = proxy.requests.filter((request) => request.url.startsWith(`/${label}/`));
+  expect(sent).toHaveLength(1);
+  const [request] = sent;
+  expect(request!.method).toBe(o.method);
+  expect(request!.url).toBe(`/${label}${o.example.url}`);
+  expect(request!.headers.authorization).toBe(authorization(o));
+  if (o.requestBody) {
+    expect(request!.headers["content-type"]).toBe("application/json");
+    const body = JSON.parse(request!.body);
+    expect(body).toEqual(o.example.body);
+    expect(Object.values(o.requestExamples)).toContainEqual(body);
+  } else {
+    expect(request!.body).toBe("");
+  }
+  const [answer] = answers.get(label) ?? [];
+  expect(answer?.status, answer?.body).toBe(200);
+  const printed = JSON.parse(stdout);
+  expect(printed).toEqual(JSON.parse(answer!.body));
+  expect(o.validators.response(printed), JSON.stringify(o.validators.response.errors)).toBe(true);
+  const resource = printed.result ?? printed.data;
+  const example = o.exampleResponse() as { result?: unknown; data?: unknown };
+  if (o.requestBody) {
+    // A create or a replacement: the resource answered carries the example body's values, where it has its fields.
+    const shared = Object.keys(o.example.body as object).filter((field) => field in resource);
+    expect(shared.length).toBeGreaterThan(Object.keys(o.example.body as object).length / 2);
+    for (const field of shared) expect(resource[field], field).toEqual((o.example.body as Record<string, unknown>)[field]);
+  } else {
+    expect(resource).toEqual(example.result ?? example.data);
+  }
+}
+
+/** That a sample that got a 401 (wrong credentials) exited with 1, printing the status and the sandbox's answer. */
+function expectFailure(label: string, { status, stdout, stderr }: Run) {
+  const [answer] = answers.get(label) ?? [];
+  expect(answer?.status).toBe(401);
+  expect(status, stdout).toBe(1);
+  expect(stderr).toContain("HTTP 401 Unauthorized");
+  expect(stderr).toContain(answer!.body);
+}
+
+/** That the awkward body arrived as it was, and the sandbox made the alert of it. */
+function expectAwkwardBody(label: string, { status, stdout, stderr }: Run) {
+  expect(status, stderr + stdout).toBe(0);
+  const [request] = proxy.requests.filter((candidate) => candidate.url.startsWith(`/${label}/`));
+  expect(JSON.parse(request!.body)).toEqual(awkward.body);
+  expect(JSON.parse(stdout).data.message).toBe(awkward.body.message);
+}
+
+describe.skipIf(!python3)("the Python samples", () => {
+  const runPython = (source: string, right = true) => run(python3!, ["-"], { input: source, env: credentialsEnv(right) });
+
+  it.each(table)("%s: the docs' script sends its example request and prints the 200 answer", async (operationId, o) => {
+    const label = `python-${operationId}`;
+    const source = pythonSample(bundles[o.api], entryOf(o), { baseUrl: baseOf(label) });
+    // What ran is what the docs show, but for the server.
+    expect(source.replace(baseOf(label), defaultBase(o))).toBe(pythonSample(bundles[o.api], entryOf(o)));
+    expectExampleExchange(o, label, await runPython(source));
+  });
+
+  it.each(table)("%s: the pasteable script with the sandbox's credentials does the same", async (operationId, o) => {
+    const label = `python-pasteable-${operationId}`;
+    const source = pythonSample(bundles[o.api], entryOf(o), { baseUrl: baseOf(label), sandboxCredentials: true });
+    expect(source).not.toContain("os.environ");
+    // The environment's credentials are wrong: it must not read them.
+    expectExampleExchange(o, label, await runPython(source, false));
+  });
+
+  it("sends a body with quotes, a backquote, a backslash, a newline and non-ASCII text as it is", async () => {
+    const source = pythonSample(bundles.alerts, entryOf(awkward.o), { baseUrl: baseOf("python-awkward"), body: awkward.body });
+    expectAwkwardBody("python-awkward", await runPython(source));
+  });
+
+  it.each(failing.map((o) => [o.operationId, o] as const))(
+    "%s with wrong credentials: prints the 401 and its body, and exits non-zero",
+    async (operationId, o) => {
+      const label = `python-401-${operationId}`;
+      expectFailure(label, await runPython(pythonSample(bundles[o.api], entryOf(o), { baseUrl: baseOf(label) }), false));
+    },
+  );
+});
+
+describe.skipIf(!go)("the Go samples", () => {
+  /** Runs a built program, once the build is done (failing with its output if it failed). */
+  async function runGo(label: string, right = true): Promise<Run> {
+    const build = await goBuilt;
+    expect(build.status, build.stderr).toBe(0);
+    expect(existsSync(join(goWork, "bin", label))).toBe(true);
+    return run(join(goWork, "bin", label), [], { env: credentialsEnv(right) });
+  }
+
+  it("are as gofmt formats them, and go vet finds nothing in them", async () => {
+    const goroot = (await run(go!, ["env", "GOROOT"], { env: goEnv })).stdout.trim();
+    const gofmt = await run(join(goroot, "bin", "gofmt"), ["-l", "."], { cwd: goWork });
+    expect(gofmt.status, gofmt.stderr).toBe(0);
+    expect(gofmt.stdout, "files gofmt would change").toBe("");
+    const vet = await run(go!, ["vet", "./..."], { cwd: goWork, env: goEnv });
+    expect(vet.status, vet.stderr).toBe(0);
+  }, 120_000);
+
+  it.each(table)(
+    "%s: the docs' program sends its example request and prints the 200 answer",
+    async (operationId, o) => {
+      const label = `go-docs-${operationId}`;
+      const source = goSample(bundles[o.api], entryOf(o), { baseUrl: baseOf(label) });
+      expect(source.replace(baseOf(label), defaultBase(o))).toBe(goSample(bundles[o.api], entryOf(o)));
+      expectExampleExchange(o, label, await runGo(label));
+    },
+    120_000,
+  );
+
+  it.each(table)(
+    "%s: the pasteable program with the sandbox's credentials does the same",
+    async (operationId, o) => {
+      const label = `go-pasteable-${operationId}`;
+      expect(goSample(bundles[o.api], entryOf(o), { sandboxCredentials: true })).not.toContain("os.Getenv");
+      const result = await runGo(label, false);
+      expectExampleExchange(o, label, result);
+    },
+    120_000,
+  );
+
+  it.each(failing.map((o) => [o.operationId] as const))(
+    "%s with wrong credentials: prints the 401 and its body, and exits non-zero",
+    async (operationId) => {
+      const label = `go-401-${operationId}`;
+      expectFailure(label, await runGo(label, false));
+    },
+    120_000,
+  );
+
+  it("sends a body with quotes, a backquote, a backslash, a newline and non-ASCII text as it is", async () => {
+    expectAwkwardBody("go-awkward", await runGo("go-awkward"));
+  }, 120_000);
+});
