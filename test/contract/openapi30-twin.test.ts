@@ -110,11 +110,15 @@ describe.each(apis)("the %s twin", (api) => {
     expect(missed(api, flat[api], (schema) => ajv2020.compile(schema))).toEqual([]);
   });
 
-  it.each(["openapi-3.0", "dereferenced"])("Redocly lints the %s variant with no error", (variant) => {
+  it.each(["openapi-3.0", "dereferenced"])("Redocly lints the %s variant: the twin with no problem at all, the copy with no error", (variant) => {
     const { stdout } = runTool("redocly", ["lint", join(generated, `${api}.${variant}.json`), "--format=json"], { capture: true });
-    const report = JSON.parse(stdout);
-    const errors = report.problems.filter((problem: { severity: string }) => problem.severity === "error");
-    expect(errors.map((problem: { message: string }) => problem.message)).toEqual([]);
+    const problems = (JSON.parse(stdout).problems as { severity: string; ruleId: string; message: string }[]).map(
+      ({ severity, ruleId, message }) => `${severity} ${ruleId}: ${message}`,
+    );
+    if (variant === "openapi-3.0") expect(problems).toEqual([]);
+    // The dereferenced copy keeps its components for readers who look a schema up by name, unreferenced now, and
+    // its discriminators over branches that are inline now: warnings by construction, nothing else.
+    else expect(problems.filter((problem) => !/^warn (no-unused-components|no-illogical-composition-keywords):/.test(problem))).toEqual([]);
   });
 });
 
