@@ -11,6 +11,10 @@ const snippets = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```
 const readerValues =
   "declare const serviceId: string;\ndeclare const pipeId: string;\ndeclare const organizationId: string;\ndeclare const metrics: { count(...values: unknown[]): void };\n";
 
+it("stays under 15 kB, so a newcomer reads how to call the API rather than a diary (issue 21)", () => {
+  expect(readFileSync(join(root, "README.md")).length).toBeLessThan(15_000);
+});
+
 it("has TypeScript snippets, the first of which makes both clients", () => {
   expect(snippets.length).toBeGreaterThanOrEqual(4);
   expect(snippets[0]).toMatch(/createManagementClient\(/);
