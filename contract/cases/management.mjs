@@ -372,6 +372,11 @@ function getPipe() {
       "shardStream fields other than streamName and region may be null",
     ),
     valid(
+      "source sub-objects that are null",
+      envelope({ ...pipe, source: { objectStorage: null, shardStream: null, relationalDb: null } }),
+      "a source sub-object may be null",
+    ),
+    valid(
       "offset and schema registry with null inside",
       envelope({ ...pipe, source: { logStream: { offset: { timestamp: null }, schemaRegistry: { url: "https://r", caCertificate: null } } } }),
       "offset.timestamp and schemaRegistry.caCertificate may be null",
