@@ -4,11 +4,11 @@
 // connection instead of reading the rest. Then it plays the engine's answer: after its delay, whole, or dropped.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { allowedHosts, isAllowedHost } from "../local-only.js";
 import type { Answer } from "./answers.js";
 import type { SandboxState } from "./control.js";
 import { createEngine, type EngineAnswer, type EngineOptions } from "./engine.js";
 import type { Faults } from "./faults.js";
-import { allowedHosts, isAllowedHost } from "../local-only.js";
 
 export interface SandboxOptions extends Omit<EngineOptions, "allowedHosts"> {
   /** Default 0: a free port. */
@@ -108,7 +108,8 @@ export async function startSandbox({ port = 0, host = "127.0.0.1", extraHosts = 
   const engine = createEngine({ ...options, allowedHosts: hosts });
   const sockets = new Set<Socket>();
   // Headers within 10 s, the whole request within 30 s: a client that trickles cannot hold a connection for long.
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (request, response) => {
+  // Node checks those every connectionsCheckingInterval (30 s by default, which would let one trickle for 40 s).
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 }, (request, response) => {
     // Kept now: a request whose reading stops (past the cap) lets go of its socket, which the answer then closes.
     const { socket } = request;
     if (!isAllowedHost(request.headers.host, hosts)) {

@@ -3,6 +3,7 @@
 // answer. Over real sockets (the sandbox's own server in this process), checked against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ConnectionError, createAlertsClient, createManagementClient, InternalServerError, NotFoundError, TimeoutError } from "../../src/index.js";
+import { rateLimitsOf } from "../../src/sandbox/rate-limit.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { bundles, resolve, validateAgainst } from "../support/bundles.js";
@@ -182,6 +183,34 @@ describe("latency", () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(145);
     } finally {
       await slow.close();
+    }
+  });
+});
+
+describe("the rate limit and the fault rules compose", () => {
+  it("a faulted answer counts against the limit, the limit's 429 comes after it, and the next window serves again", async () => {
+    const limited = await startSandbox({ seed: exampleSeed(), credentials: sandboxCredentials, rateLimits: rateLimitsOf("2/1s") });
+    try {
+      const getPipe = operation("getPipe");
+      const rule = await fetch(`${limited.url}/_sandbox/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ operation: "getPipe", status: 503, count: 1 }),
+      });
+      expect(rule.status).toBe(201);
+      const sendTo = () => fetch(limited.url + getPipe.example.url, { headers: { authorization: authorization(getPipe) } });
+      const first = await sendTo();
+      const second = await sendTo();
+      const third = await sendTo();
+      expect([first.status, second.status, third.status]).toEqual([503, 200, 429]);
+      await declaredBy(getPipe, first);
+      await declaredBy(getPipe, third);
+      const wait = Number(third.headers.get("x-ratelimit-reset"));
+      expect(wait).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 50));
+      expect((await sendTo()).status).toBe(200);
+    } finally {
+      await limited.close();
     }
   });
 });

@@ -128,6 +128,30 @@ describe("an endless body", () => {
   });
 });
 
+describe("a client that trickles", () => {
+  it("whose headers never end is answered 408 and cut off within the 10 s header timeout", async () => {
+    const started = Date.now();
+    const { text, ended } = await new Promise<{ text: string; ended: number }>((resolve) => {
+      const socket = connect(portOf(), "127.0.0.1");
+      let text = "";
+      // The start of a request, then a header line every second, never the blank line that ends them.
+      socket.on("connect", () => socket.write(`GET /_sandbox/state HTTP/1.1\r\nHost: 127.0.0.1\r\n`));
+      const trickle = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 1000);
+      socket.on("data", (data) => {
+        text += data.toString("latin1");
+      });
+      socket.on("close", () => {
+        clearInterval(trickle);
+        resolve({ text, ended: Date.now() });
+      });
+      socket.on("error", () => undefined);
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 408/);
+    expect(ended - started).toBeGreaterThanOrEqual(9_500);
+    expect(ended - started).toBeLessThan(12_500);
+  }, 20_000);
+});
+
 describe("percent-encoding", () => {
   it.each(["%ZZ", "%E0%A4%A", "%ED%A0%80"])("answers %s in /_sandbox/reversePrivateEndpoints/ with 400, not 500", async (segment) => {
     expect((await fetch(`${sandbox.url}/_sandbox/reversePrivateEndpoints/${segment}`)).status).toBe(400);
