@@ -1,20 +1,31 @@
 // The sandbox cannot be turned against the developer's machine it runs on: each of the red team's probes (issue 23),
 // over real sockets. Only its own host names are answered; a web page cannot drive /_sandbox/ nor post a form; an
 // answer decided before the body closes the connection instead of reading the rest; bad percent-encoding is a 400,
-// never a 500; what it stores and what /_sandbox/state answers are bounded.
+// never a 500; what it stores and what /_sandbox/state answers are bounded. Each probe is sent to the built command,
+// `node dist/cli.js sandbox`, as a developer runs it.
 import { connect } from "node:net";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, type MockServer, startServer, stopMock } from "../../scripts/lib/mock-servers.mjs";
+import { root } from "../../scripts/lib/toolchain.mjs";
 import { exampleSeed } from "../../src/sandbox/seed.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { operation } from "../support/operations.js";
 import { sandboxCredentials } from "../support/sandbox.js";
 
-let sandbox: Sandbox;
+/** The built command's sandbox on a free port, with `args` added. */
+async function builtSandbox(...args: string[]): Promise<MockServer> {
+  const port = await freePort();
+  const { keyId, keySecret, token } = sandboxCredentials;
+  const command = [join(root, "dist", "cli.js"), "sandbox", "--port", String(port), "--key-id", keyId, "--key-secret", keySecret, "--token", token];
+  return startServer("the sandbox (dist/cli.js)", `http://127.0.0.1:${port}`, [...command, ...args]);
+}
+
+let sandbox: MockServer;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: exampleSeed(), credentials: sandboxCredentials, maxResources: 3 });
+  sandbox = await builtSandbox("--max-resources", "3");
 });
-afterAll(() => sandbox?.close());
+afterAll(() => sandbox && stopMock(sandbox));
 
 const basic = `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}`;
 const portOf = () => Number(new URL(sandbox.url).port);
@@ -57,16 +68,16 @@ describe("host names (DNS rebinding)", () => {
     expect(text).toMatch(/^HTTP\/1\.1 403 /);
   });
 
-  it("answers its own names: localhost, 127.0.0.1 and names added with extraHosts", async () => {
+  it("answers its own names: localhost, 127.0.0.1 and names added with --allowed-host", async () => {
     for (const host of [`localhost:${portOf()}`, `127.0.0.1:${portOf()}`]) {
       expect((await raw(`GET /_sandbox/state?limit=0 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).text).toMatch(/^HTTP\/1\.1 200 /);
     }
-    const named = await startSandbox({ seed: exampleSeed(), credentials: sandboxCredentials, extraHosts: ["sandbox.internal"] });
+    const named = await builtSandbox("--allowed-host", "sandbox.internal");
     try {
       const response = await fetch(`${named.url}/_sandbox/state?limit=0`, { headers: { host: "sandbox.internal" } });
       expect(response.status).toBe(200);
     } finally {
-      await named.close();
+      await stopMock(named);
     }
   });
 });

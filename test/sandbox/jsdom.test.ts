@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 // The in-process sandbox as a front-end test suite uses it: under vitest's jsdom environment (a DOM, `window`, no
-// server), the built entries `ingestion-api` and `ingestion-api/sandbox` run a created alert and read it back, a
+// server), the built entries `ingestion-api` and `ingestion-api/sandbox` (imported by name, as the package's exports
+// resolve them) run a created alert and read it back, a
 // settings replacement reads back, and a 404 and a refused body reach the code under test as the SDK's errors.
 import { expect, it } from "vitest";
-import { createAlertsClient, createManagementClient, NotFoundError, RequestValidationError } from "../../dist/index.js";
-import { createSandbox } from "../../dist/sandbox.js";
+import { createAlertsClient, createManagementClient, NotFoundError, RequestValidationError } from "ingestion-api";
+import { createSandbox } from "ingestion-api/sandbox";
 
 it("runs in a jsdom test: the DOM is there, and the SDK and the sandbox work through the sandbox's fetch", async () => {
   expect(typeof window).toBe("object");
