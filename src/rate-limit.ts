@@ -3,11 +3,23 @@
 // credential for the wait a 429 names. Where the sends are counted is a RateLimitStore: this process's memory by
 // default, or a store that several processes share (`ingestion-api/redis`).
 import { RateLimitError } from "./errors.js";
+import type { InterfaceDescriptor } from "./interfaces.js";
 
 /** At most `requests` sends in any window of `intervalMs`. */
 export interface RateLimit {
   requests: number;
   intervalMs: number;
+}
+
+/** The limit an interface's contract declares (its `x-rate-limit`), as the queue takes it. */
+export const declaredLimit = ({ rateLimit }: InterfaceDescriptor): RateLimit => ({ requests: rateLimit.requests, intervalMs: rateLimit.windowSeconds * 1000 });
+
+/** A limit written `N/Ts` or `N/Tms` (`10/1s`, `5/500ms`, `2/1.5s`), as the commands take it; undefined for anything else. */
+export function rateLimitFromText(text: string): RateLimit | undefined {
+  const match = /^(\d+)\/(\d+(?:\.\d+)?)(s|ms)$/.exec(text);
+  const requests = Number(match?.[1]);
+  const intervalMs = Number(match?.[2]) * (match?.[3] === "s" ? 1000 : 1);
+  return match && requests >= 1 && intervalMs >= 1 ? { requests, intervalMs } : undefined;
 }
 
 /** A store's answer to `take`: 0 when the send may go now; otherwise how long to wait, and whether a 429's pause is why. */
@@ -45,12 +57,12 @@ export const marginMs = ({ intervalMs }: RateLimit): number => Math.max(50, Math
  * This process's store: a sliding log of send times per key (each moved to when its answer came), and the time
  * each key is paused until.
  */
-export function createMemoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
+function createMemoryRateLimitStore(): RateLimitStore {
   const logs = new Map<string, number[]>();
   const pausedUntil = new Map<string, number>();
   return {
     take(key, limit) {
-      const at = now();
+      const at = Date.now();
       const until = pausedUntil.get(key);
       if (until !== undefined) {
         if (until > at) return { waitMs: until - at, paused: true };
@@ -74,13 +86,13 @@ export function createMemoryRateLimitStore(now: () => number = Date.now): RateLi
       return { waitMs: (log[log.length - limit.requests] as number) + window - at, paused: false };
     },
     pause(key, ms) {
-      const until = now() + ms;
+      const until = Date.now() + ms;
       if (until > (pausedUntil.get(key) ?? 0)) pausedUntil.set(key, until);
     },
     answered(key, _limit, elapsedMs) {
       const log = logs.get(key);
       if (!log) return;
-      const at = now();
+      const at = Date.now();
       const takenBy = at - elapsedMs;
       let index = log.length - 1;
       while (index >= 0 && (log[index] as number) > takenBy) index--;
@@ -132,15 +144,12 @@ export class CredentialQueue {
    */
   turn(limit: RateLimit | undefined, signal: AbortSignal | undefined, front: boolean, maxWaitMs: number, label: string): Promise<void> | undefined {
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const waiter = { limit, maxWaitMs, label, signal, front };
     // With nobody waiting, the call asks the store itself: most calls go at once, without a promise or a timer.
-    if (this.#waiters.length === 0) {
-      const turn = this.#store.take(this.#key, this.#effective(limit));
-      if (turn === 0) return undefined;
-      if (turn instanceof Promise) return turn.then((later) => (later === 0 ? undefined : this.#wait(waiter, later)));
-      return this.#wait(waiter, turn);
-    }
-    return this.#wait(waiter, undefined);
+    const turn = this.#waiters.length === 0 ? this.#store.take(this.#key, this.#effective(limit)) : undefined;
+    if (turn === 0) return undefined;
+    const waiter = { limit, maxWaitMs, label, signal, front };
+    if (turn instanceof Promise) return turn.then((later) => (later === 0 ? undefined : this.#wait(waiter, later)));
+    return this.#wait(waiter, turn);
   }
 
   /** Queues a call; `denied` is the store's answer it already got, if any. */
@@ -175,14 +184,9 @@ export class CredentialQueue {
    * server has surely counted it. A store that fails here only loses that precision; the call's outcome stands.
    */
   answered(limit: RateLimit | undefined, sentAt: number): void {
-    const current = this.#store.answered ? this.#effective(limit) : undefined;
-    if (!current) return;
-    try {
-      const done = this.#store.answered?.(this.#key, current, Math.max(0, Date.now() - sentAt));
-      if (done instanceof Promise) done.catch(() => undefined);
-    } catch {
-      // As above: the send stays counted from its take.
-    }
+    const { answered } = this.#store;
+    const current = answered ? this.#effective(limit) : undefined;
+    if (answered && current) bestEffort(() => answered.call(this.#store, this.#key, current, Math.max(0, Date.now() - sentAt)));
   }
 
   /**
@@ -192,9 +196,11 @@ export class CredentialQueue {
    * but this one, less one for each of them that gets a 429 too. It grows back by a tenth (one at least) per window
    * without one.
    */
-  limited(waitMs: number, limit: RateLimit | undefined, sentAt: number, now: number = Date.now()): void {
+  limited(waitMs: number, limit: RateLimit | undefined, sentAt: number): void {
+    const now = Date.now();
     const jitter = Math.random() * Math.min(1000, waitMs / 10);
-    void this.#store.pause(this.#key, Math.ceil(waitMs + jitter));
+    // A store that cannot pause (Redis down) fails the next take, which fails the waiting calls.
+    bestEffort(() => this.#store.pause(this.#key, Math.ceil(waitMs + jitter)));
     const learned = this.#learned;
     // Another answer to a send of the window that already ended in a 429: one fewer accepted than counted.
     if (learned && sentAt < this.#limitedAt) {
@@ -277,6 +283,16 @@ export class CredentialQueue {
     } finally {
       this.#pumping = false;
     }
+  }
+}
+
+/** Runs a store's write whose failure only costs precision, sync or async, without letting it throw or reject. */
+function bestEffort(write: () => void | Promise<void>): void {
+  try {
+    const done = write();
+    if (done instanceof Promise) done.catch(() => undefined);
+  } catch {
+    // The send stays counted from its take, or the pause unset: the next take tells the calls what is wrong.
   }
 }
 
