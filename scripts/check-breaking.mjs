@@ -81,7 +81,6 @@ function breakingChanges(base, head) {
   return found;
 }
 
-/** Operations keyed by method and path template, path parameters keyed by position so a rename is no change. */
 /**
  * A client paced to the declared limit would get 429s from a stricter one: fewer requests, a longer window, another
  * scope, or no declared limit at all (a client could no longer know its pace). A looser limit breaks nothing.
@@ -95,6 +94,7 @@ function compareRateLimits(base, head, report) {
   }
 }
 
+/** Operations keyed by method and path template, path parameters keyed by position so a rename is no change. */
 function operations(doc) {
   const found = new Map();
   for (const { key, path, method, operation, parameters } of operationsOf(doc)) {

@@ -4,7 +4,7 @@ import { checkedDefaultHeaders, ownHeaders } from "./headers.js";
 import type { Hooks } from "./hooks.js";
 import type { InterfaceDescriptor } from "./interfaces.js";
 import { createLog, type Logger, type LogLevel } from "./logging.js";
-import { credentialQueue, processRateLimitStore, type RateLimit, type RateLimitStore } from "./rate-limit.js";
+import { credentialQueue, declaredLimit, processRateLimitStore, type RateLimit, type RateLimitStore } from "./rate-limit.js";
 
 /** Options shared by both clients. */
 export interface CommonClientOptions extends Hooks {
@@ -220,7 +220,7 @@ export function resolveCommonOptions(factory: string, api: InterfaceDescriptor, 
 /** The option as the queue takes it: the contract's declared limit by default, undefined for `false`. */
 function checkedRateLimit(factory: string, api: InterfaceDescriptor, rateLimit: CommonClientOptions["rateLimit"]): RateLimit | undefined {
   if (rateLimit === false) return undefined;
-  if (rateLimit === undefined) return { requests: api.rateLimit.requests, intervalMs: api.rateLimit.windowSeconds * 1000 };
+  if (rateLimit === undefined) return declaredLimit(api);
   if (typeof rateLimit !== "object" || rateLimit === null) throw new IngestionError(`${factory}: rateLimit must be { requests, intervalMs } or false`);
   return {
     requests: checkedCount(factory, "rateLimit.requests", rateLimit.requests, 1, 1_000_000),

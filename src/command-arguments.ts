@@ -21,8 +21,25 @@ export function commandArguments<const O extends Options>(command: string, argv:
     const takes = `ingestion-api ${command} takes ${Object.keys(options)
       .map((name) => `--${name}`)
       .join(", ")} (ingestion-api ${command} --help)`;
-    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") throw new UsageError(`${/'([^']+)'/.exec(message)?.[1] ?? message} is not an option; ${takes}`);
-    if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") throw new UsageError(`${/'([^']+)'/.exec(message)?.[1] ?? message} is not an option; ${takes}`);
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL")
+      throw new UsageError(`${/'([^']+)'/.exec(message)?.[1] ?? message} is not an option; ${takes}`);
     throw new UsageError(`${message}; ${takes}`);
+  }
+}
+
+/** A port flag's value (0 picks a free port), else `fallback`. */
+export function portArgument(flag: string, value: string | undefined, fallback: number): number {
+  const port = Number(value ?? fallback);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--${flag} must be a port number from 0 to 65535`);
+  return port;
+}
+
+/** Starts a server of a command; a port in use is a UsageError naming the flag to change. */
+export async function listening<T>(flag: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === "EADDRINUSE" ? `port ${port} is already in use; pass --${flag} with another one (0 picks a free port)` : String(error));
   }
 }

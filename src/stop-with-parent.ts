@@ -40,8 +40,23 @@ function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Closes the command's servers and exits 0, once, on Ctrl-C, SIGTERM or SIGHUP, and when what started it goes
+ * away: its stdin pipe closing, or one of the processes that started it gone.
+ */
+export function stopOnExit(close: () => Promise<unknown>): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    close().then(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+  stopWithParent(stop);
+}
+
 /** Stops with the processes that started it: its stdin pipe closing, or one of them gone. */
-export function stopWithParent(stop: () => void): void {
+function stopWithParent(stop: () => void): void {
   const stdin = fstatSync(0);
   // A pipe from the starter (a child process's stdin is a socket pair): it closes when the starter goes.
   if (stdin.isFIFO() || stdin.isSocket()) process.stdin.on("end", stop).on("close", stop).resume();

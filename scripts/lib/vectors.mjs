@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { exampleRequest, operationsOf, resolveRef } from "../../src/contract/openapi.js";
+import { declaredStatus, exampleRequest, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { apis, root } from "./toolchain.mjs";
 
 const parts = ["params", "request", "response"];
@@ -45,10 +45,10 @@ function inOrder({ operation, part, status, mediaType, ...rest }) {
   return { operation, part, status: status ?? 200, mediaType: mediaType ?? "application/json", ...rest };
 }
 
-/** The media type entry the operation declares for an answer of `status` (exactly, or by its range such as `5XX`). */
+/** The media type entry the operation declares for an answer of `status` (exactly, by its range such as `5XX`, or `default`). */
 function declaredMedia(bundle, { operation }, status, mediaType) {
-  const response = operation.responses[String(status)] ?? operation.responses[`${String(status)[0]}XX`];
-  return resolveRef(bundle, response)?.content?.[mediaType];
+  const declared = declaredStatus(operation.responses, status);
+  return declared === undefined ? undefined : resolveRef(bundle, operation.responses[declared])?.content?.[mediaType];
 }
 
 /**

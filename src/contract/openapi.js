@@ -24,6 +24,17 @@ export function resolveRef(bundle, node, seen = new Set()) {
 }
 
 /**
+ * The key an operation's `responses` declares an answer of `status` under: the status itself, else its range (`5XX`
+ * for 503), else `default`; undefined when none covers it.
+ * @param {Record<string, unknown>} responses
+ * @param {number} status
+ * @returns {string | undefined}
+ */
+export function declaredStatus(responses, status) {
+  return [String(status), `${String(status)[0]}XX`, "default"].find((key) => key in responses);
+}
+
+/**
  * Every operation of a bundle in document order: `{ key, path, method, pathItem, operation, operationId, parameters }`,
  * `key` being `"GET /path/{template}"` and `parameters` resolved, an operation's own replacing the path item's
  * parameter of the same name and location.

@@ -29,9 +29,10 @@ export function findPages(version: string, { dir, log }: { dir?: string | undefi
     if (!hasPages(dir)) throw new Error(`--dir ${dir} has no index.html, management.html and alerts.html`);
     return { dir, from: dir };
   }
-  const checkout = join(packageRoot("ingestion-api docs"), "build", "docs");
+  const root = packageRoot("ingestion-api docs");
+  const checkout = join(root, "build", "docs");
   if (hasPages(checkout)) return { dir: checkout, from: "this checkout's build/docs" };
-  const installed = installedPages(version);
+  const installed = installedPages(root, version);
   if (installed) return installed;
   const cached = join(cacheFolder(), `docs-${version}`);
   if (hasPages(cached)) return { dir: cached, from: `the cache, ${cached}` };
@@ -40,11 +41,11 @@ export function findPages(version: string, { dir, log }: { dir?: string | undefi
   return { dir: cached, from: `${docsPackage}@${version}, fetched into ${cached}` };
 }
 
-/** The pages of an `ingestion-api-docs` installed where this package's own imports would find it, at this version. */
-function installedPages(version: string): FoundPages | undefined {
+/** The pages of an `ingestion-api-docs` installed where the package at `root` would find it, at this version. */
+function installedPages(root: string, version: string): FoundPages | undefined {
   let manifest: string;
   try {
-    manifest = createRequire(join(packageRoot("ingestion-api docs"), "package.json")).resolve(`${docsPackage}/package.json`);
+    manifest = createRequire(join(root, "package.json")).resolve(`${docsPackage}/package.json`);
   } catch {
     return undefined;
   }

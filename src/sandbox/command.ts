@@ -3,15 +3,16 @@
 // started it goes away (its stdin pipe closes, or its parent is gone), so a test runner never leaves one behind.
 import { readFileSync } from "node:fs";
 import { packageVersion } from "../../generated/package.js";
-import { commandArguments, UsageError } from "../command-arguments.js";
+import { commandArguments, listening, portArgument, UsageError } from "../command-arguments.js";
 import { alerts, management } from "../interfaces.js";
-import { stopWithParent } from "../stop-with-parent.js";
+import { stopOnExit } from "../stop-with-parent.js";
 import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
 import { rateLimitsOf } from "./rate-limit.js";
 import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
 import { startSandbox } from "./server.js";
 
-const defaultPort = 4012;
+/** The sandbox's port unless told another: `npx ingestion-api docs --sandbox` uses it too. */
+export const defaultPort = 4012;
 /** The variables the SDK reads for each credential, which the sandbox reads too. */
 const credentialVariables: Record<keyof SandboxCredentials, string> = {
   keyId: management.environment.keyId,
@@ -78,8 +79,7 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
 }
 
 async function serve(values: ReturnType<typeof parse>): Promise<void> {
-  const port = Number(values.port ?? defaultPort);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail("--port must be a port number from 0 to 65535");
+  const port = portArgument("port", values.port, defaultPort);
   const chosen = {
     keyId: credential("keyId", values["key-id"]),
     keySecret: credential("keySecret", values["key-secret"]),
@@ -110,9 +110,8 @@ async function serve(values: ReturnType<typeof parse>): Promise<void> {
     ? `\n  limits      ${[...rateLimits].map(([api, { requests, intervalMs }]) => `${api.name} ${requests} per ${intervalMs} ms`).join(", ")} per credential; past them, 429`
     : "";
 
-  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-  try {
-    sandbox = await startSandbox({
+  const sandbox = await listening("port", port, () =>
+    startSandbox({
       seed,
       credentials,
       port,
@@ -121,19 +120,9 @@ async function serve(values: ReturnType<typeof parse>): Promise<void> {
       maxResources,
       ...(rateLimits && { rateLimits }),
       ...(latencyMs !== undefined && { latencyMs }),
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    fail(code === "EADDRINUSE" ? `port ${port} is already in use; pass --port with another one (0 picks a free port)` : String(error));
-  }
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    sandbox.close().then(() => process.exit(0));
-  };
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
-  stopWithParent(stop);
+    }),
+  );
+  stopOnExit(() => sandbox.close());
   const count = (items: unknown[], name: string) => `${items.length} ${name}${items.length === 1 ? "" : "s"}`;
   const counts = [
     count(seed.services, "service"),

@@ -9,7 +9,7 @@ import { responseValidators as alertsResponses } from "../../generated/validator
 import { validators as managementValidators, type OperationValidators, type Validator } from "../../generated/validators/management.js";
 import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
 // The one OpenAPI walker the sandbox, the build scripts and the tests share; esbuild bundles it into dist/cli.js.
-import { firstExample, jsonMedia, operationsOf, resolveRef } from "../contract/openapi.js";
+import { declaredStatus, firstExample, jsonMedia, operationsOf, resolveRef } from "../contract/openapi.js";
 import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
 
 /** An interface, as the sandbox serves it. */
@@ -114,12 +114,9 @@ export function declaredStatuses(operation: Operation): string[] {
   return Object.keys(declaredResponses(operation));
 }
 
-/** The declared status that covers a code: the code itself, else its range (`503` under `5XX`); undefined if neither. */
+/** The declared status that covers a code: the code itself, else its range (`503` under `5XX`), else `default`. */
 export function declaredStatusOf(operation: Operation, code: number): string | undefined {
-  const statuses = declaredStatuses(operation);
-  if (statuses.includes(String(code))) return String(code);
-  const range = `${String(code)[0]}XX`;
-  return Number.isInteger(code) && code >= 100 && code <= 599 && statuses.includes(range) ? range : undefined;
+  return declaredStatus(declaredResponses(operation), code);
 }
 
 // The words a gateway's plain-text answer of a range carries: its reason phrase, so a 503 does not say Bad Gateway.

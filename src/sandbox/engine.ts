@@ -13,7 +13,8 @@ import { createFaults, type Faults } from "./faults.js";
 import { allowedHosts as allowedHostsOf, isOwnOrigin } from "../local-only.js";
 import { created, handlers } from "./operations.js";
 import { preferredAnswer } from "./prefer.js";
-import { createRateLimiter, type SandboxRateLimit } from "./rate-limit.js";
+import type { RateLimit } from "../rate-limit.js";
+import { createRateLimiter } from "./rate-limit.js";
 import { rejection } from "./request-checks.js";
 import type { SandboxData } from "./seed.js";
 
@@ -22,7 +23,7 @@ export interface EngineOptions {
   seed: SandboxData;
   credentials: SandboxCredentials;
   /** Each interface's limit per credential (`--rate-limit`); none by default. */
-  rateLimits?: Map<Api, SandboxRateLimit>;
+  rateLimits?: Map<Api, RateLimit>;
   /** Milliseconds every answer waits: a fixed delay, or `[min, max]`, drawn for each answer. */
   latencyMs?: number | [number, number];
   /** The most resources of a kind that creates may add (reverse private endpoints, alerts). Default 10 000. */

@@ -6,7 +6,7 @@ import type { SandboxState } from "./control.js";
 import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
 import { createEngine, type EngineAnswer } from "./engine.js";
 import type { Faults } from "./faults.js";
-import type { SandboxRateLimit } from "./rate-limit.js";
+import type { RateLimit } from "../rate-limit.js";
 import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
 
 export type { SandboxCredentials } from "./credentials.js";
@@ -19,7 +19,7 @@ export interface InProcessSandboxOptions {
   /** Default: the sandbox's printed defaults (`sandbox-key-id`, `sandbox-key-secret`, `sandbox-token`). */
   credentials?: Partial<SandboxCredentials>;
   /** Answer 429 past this many requests per credential in any window of `intervalMs`, as the services do. None by default. */
-  rateLimit?: SandboxRateLimit;
+  rateLimit?: RateLimit;
   /** Milliseconds every answer waits: a fixed delay, or `[min, max]`. */
   latencyMs?: number | [number, number];
   /** The most reverse private endpoints, and alerts, that creates may add. Default 10 000. */
@@ -53,7 +53,7 @@ export function createSandbox(options: InProcessSandboxOptions = {}): InProcessS
   const engine = createEngine({
     seed: options.seed === undefined ? exampleSeed() : seedFrom(options.seed),
     credentials,
-    ...(options.rateLimit && { rateLimits: new Map([management, alerts].map((api) => [api, options.rateLimit as SandboxRateLimit])) }),
+    ...(options.rateLimit && { rateLimits: new Map([management, alerts].map((api) => [api, options.rateLimit as RateLimit])) }),
     ...(options.latencyMs !== undefined && { latencyMs: options.latencyMs }),
     ...(options.maxResources !== undefined && { maxResources: options.maxResources }),
   });

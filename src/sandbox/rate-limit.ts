@@ -5,31 +5,21 @@ import type { InterfaceDescriptor } from "../interfaces.js";
 import { alerts, management } from "../interfaces.js";
 import type { Answer } from "./answers.js";
 import { failure } from "./answers.js";
-
-/** At most `requests` per credential in any window of `intervalMs`. */
-export interface SandboxRateLimit {
-  requests: number;
-  intervalMs: number;
-}
+import { declaredLimit, type RateLimit, rateLimitFromText } from "../rate-limit.js";
 
 /**
  * The limits `--rate-limit` asks for: with no value, the contract's own (`x-rate-limit`); with `N/Ts` or `N/Tms`
  * (`10/1s`, `5/500ms`), that limit for both interfaces, to test back-off without waiting minutes.
  */
-export function rateLimitsOf(value: string): Map<InterfaceDescriptor, SandboxRateLimit> {
-  if (value === "contract") {
-    return new Map([management, alerts].map((api) => [api, { requests: api.rateLimit.requests, intervalMs: api.rateLimit.windowSeconds * 1000 }]));
-  }
-  const match = /^(\d+)\/(\d+(?:\.\d+)?)(s|ms)$/.exec(value);
-  const requests = Number(match?.[1]);
-  const intervalMs = Number(match?.[2]) * (match?.[3] === "s" ? 1000 : 1);
-  if (!match || requests < 1 || !(intervalMs >= 1))
+export function rateLimitsOf(value: string): Map<InterfaceDescriptor, RateLimit> {
+  const asked = value === "contract" ? undefined : rateLimitFromText(value);
+  if (value !== "contract" && !asked)
     throw new Error(`--rate-limit takes N/Ts or N/Tms (say 10/1s), or no value for the contract's limits; got ${JSON.stringify(value)}`);
-  return new Map([management, alerts].map((api) => [api, { requests, intervalMs }]));
+  return new Map([management, alerts].map((api) => [api, asked ?? declaredLimit(api)]));
 }
 
 /** Counts each credential's requests in a sliding window: the strictest way a server can count them. */
-export function createRateLimiter(limits: Map<InterfaceDescriptor, SandboxRateLimit>, now: () => number = Date.now) {
+export function createRateLimiter(limits: Map<InterfaceDescriptor, RateLimit>, now: () => number = Date.now) {
   const logs = new Map<string, number[]>();
   return {
     /** The interface's 429 for a request of `credential` past its limit, or undefined when the request may go on. */

@@ -5,7 +5,7 @@ import { packageVersion } from "../../generated/package.js";
 import { checkedBaseUrl } from "../client-options.js";
 import { commandArguments, UsageError } from "../command-arguments.js";
 import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
-import type { RateLimit } from "../rate-limit.js";
+import { declaredLimit, type RateLimit, rateLimitFromText } from "../rate-limit.js";
 import { operationsOfApi } from "./contract.js";
 import type { PipeIds } from "./flows.js";
 import { duration, json, junit, passed, summary } from "./report.js";
@@ -76,13 +76,10 @@ type Values = ReturnType<typeof commandArguments<typeof options>>;
 
 /** `off`, or `N/Ts` / `N/Tms`; undefined for the contract's own. */
 function rateLimitOf(value: string | undefined): RateLimit | "off" | undefined {
-  if (value === undefined) return undefined;
-  if (value === "off") return "off";
-  const match = /^(\d+)\/(\d+)(s|ms)$/.exec(value);
-  const requests = Number(match?.[1]);
-  const intervalMs = Number(match?.[2]) * (match?.[3] === "s" ? 1000 : 1);
-  if (!match || requests < 1 || intervalMs < 1) throw new UsageError(`--rate-limit takes off, or N/Ts or N/Tms (10/1s, 5/500ms); got ${JSON.stringify(value)}`);
-  return { requests, intervalMs };
+  if (value === undefined || value === "off") return value;
+  const limit = rateLimitFromText(value);
+  if (!limit) throw new UsageError(`--rate-limit takes off, or N/Ts or N/Tms (10/1s, 5/500ms); got ${JSON.stringify(value)}`);
+  return limit;
 }
 
 function pipeOf(value: string | undefined): PipeIds | undefined {
@@ -105,8 +102,7 @@ function targetOf(api: InterfaceDescriptor, values: Values, limit: RateLimit | "
   } catch (error) {
     throw new UsageError((error as Error).message.replace("baseUrl", "the URL").replace("pass allowInsecureHttp: true", "pass --allow-insecure-http"));
   }
-  const contract = { requests: api.rateLimit.requests, intervalMs: api.rateLimit.windowSeconds * 1000 };
-  const rateLimit = limit === "off" ? undefined : (limit ?? contract);
+  const rateLimit = limit === "off" ? undefined : (limit ?? declaredLimit(api));
   if (api === management) {
     const keyId = fromFlagOrEnvironment(values["key-id"], env.keyId);
     const keySecret = fromFlagOrEnvironment(values["key-secret"], env.keySecret);

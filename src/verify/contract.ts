@@ -10,7 +10,7 @@ import { responseValidators as alertsResponses } from "../../generated/validator
 import type { Validator } from "../../generated/validators/management.js";
 import { headerValidators as managementHeaders } from "../../generated/validators/management-headers.js";
 import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
-import { exampleRequest, operationsOf, resolveRef } from "../contract/openapi.js";
+import { declaredStatus, exampleRequest, operationsOf, resolveRef } from "../contract/openapi.js";
 import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
 import { packageRoot } from "../package-root.js";
 
@@ -86,7 +86,6 @@ export function operationsOfApi(api: Api): Operation[] {
   const [bodies, headers] = validators.get(api) ?? [{}, {}];
   return operationsOf(bundle).map((entry: WalkedOperation) => {
     const { key, path, method, operationId, parameters, operation } = entry;
-    const declaredAs = (status: number) => [String(status), `${String(status)[0]}XX`, "default"].find((name) => name in operation.responses);
     const media = resolveRef(bundle, operation.requestBody)?.content?.["application/json"];
     return {
       api,
@@ -101,7 +100,7 @@ export function operationsOfApi(api: Api): Operation[] {
       ),
       writes: method === "post" || method === "put",
       answer(status) {
-        const name = declaredAs(status);
+        const name = declaredStatus(operation.responses, status);
         return name === undefined ? undefined : { declaredAs: name, declared: resolveRef(bundle, operation.responses[name]) as DeclaredAnswer };
       },
       bodyValidator: (name) => bodies[key]?.[name],
