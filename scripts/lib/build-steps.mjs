@@ -38,6 +38,9 @@ export const buildSteps = [
       "scripts/docs.mjs",
       "scripts/lib/docs-landing.mjs",
       "scripts/lib/code-samples.mjs",
+      // What code-samples.mjs reads: the example requests and the sandbox's credentials the samples carry.
+      "src/contract",
+      "src/sandbox/default-credentials.json",
     ],
     outputs: ["build/docs/index.html", "build/docs/management.html", "build/docs/alerts.html", "build/docs/openapi"],
   },
