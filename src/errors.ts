@@ -116,7 +116,6 @@ const messageLength = 200;
  * text than a message shows.
  */
 function pageText(html: string): string {
-  const lower = html.toLowerCase();
   const wanted = messageLength * 8;
   let text = "";
   for (let at = 0; at < html.length && text.length < wanted; ) {
@@ -124,12 +123,21 @@ function pageText(html: string): string {
     text += `${html.slice(at, Math.min(open < 0 ? html.length : open, at + wanted))} `;
     const close = open < 0 ? -1 : html.indexOf(">", open);
     if (close < 0) break;
-    const skipped = /^<(script|style)\b/.exec(lower.slice(open, open + 8))?.[1];
-    const end = skipped ? lower.indexOf(`</${skipped}`, close) : close;
+    const skipped = /^<(script|style)\b/i.exec(html.slice(open, open + 8))?.[1]?.toLowerCase() as keyof typeof closers | undefined;
+    const end = skipped ? indexFrom(closers[skipped], html, close) : close;
     if (end < 0) break;
-    at = skipped ? lower.indexOf(">", end) + 1 || html.length : close + 1;
+    at = skipped ? html.indexOf(">", end) + 1 || html.length : close + 1;
   }
   return text;
+}
+
+// The ends of what a page's text leaves out, in any letter case: literal patterns, so a search cannot backtrack.
+const closers = { script: /<\/script/gi, style: /<\/style/gi };
+
+/** Where `pattern` (global) is next found in `text` from `from`, or -1; the page is searched, not copied. */
+function indexFrom(pattern: RegExp, text: string, from: number): number {
+  pattern.lastIndex = from;
+  return pattern.exec(text)?.index ?? -1;
 }
 
 export class BadRequestError extends ApiError {
