@@ -123,6 +123,7 @@ it("examples/errors.ts prints the same against npm start's sandbox behind Prism:
     const lines = await run("errors", [], { ...running.proxyUrl, ...sandboxCredentials });
     expect(lines[0]).toMatch(/^invalid: \/streaming_max_insert_wait_ms must be <= \d+$/);
     expect(lines[1]).toBe(`not found: HTTP 404, request ${resource("getPipe", "404").requestId}`);
+    expect(lines).toHaveLength(2);
   } finally {
     await running.stop();
   }

@@ -165,6 +165,9 @@ if (alert.thresholdType === "above") console.log(alert.state);
     for (const deadline = Date.now() + 30_000; !output.includes("Ctrl-C stops it.") && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
     expect(output).toContain("Ctrl-C stops it.");
     const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    // It answers before the kill, so that its refusing afterwards says the kill closed its port.
+    expect(url).toBeDefined();
+    expect((await fetch(`${url}/_sandbox/state?limit=0`)).status).toBe(200);
     expect(sandboxProcesses().length).toBeGreaterThan(0);
     const exited = once(child, "exit");
     child.kill("SIGTERM");

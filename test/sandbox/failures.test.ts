@@ -67,6 +67,7 @@ describe("Prefer", () => {
   it("gives alerting's 429 as its limiter's text/html with Retry-After", async () => {
     const getAlert = operation("getAlert");
     const response = await send(getAlert, { prefer: "code=429" });
+    expect(response.status).toBe(429);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
     await declaredBy(getAlert, response);
@@ -125,12 +126,17 @@ describe("fault rules", () => {
   });
 
   it("reset drops the connection before any answer: a GET is retried, a POST is not (it may have been processed)", async () => {
-    await post({ operation: "*", status: "reset", count: 1 });
-    expect((await management().pipes.get(pipe)).id).toBe(pipe.pipeId);
-    await post({ operation: "createAlert", status: "reset", count: 1 });
-    const alerts = createAlertsClient({ baseUrl: sandbox.url, token: sandboxCredentials.token, rateLimit: false });
+    const attempts = (seen: number[]) => ({ onRequest: (_: Request, { attempt }: { attempt: number }) => void seen.push(attempt) });
+    expect((await post({ operation: "*", status: "reset", count: 1 })).status).toBe(201);
+    const got: number[] = [];
+    expect((await management(attempts(got)).pipes.get(pipe)).id).toBe(pipe.pipeId);
+    expect(got).toEqual([1, 2]);
+    expect((await post({ operation: "createAlert", status: "reset", count: 1 })).status).toBe(201);
+    const created: number[] = [];
+    const alerts = createAlertsClient({ baseUrl: sandbox.url, token: sandboxCredentials.token, rateLimit: false, ...attempts(created) });
     const body = operation("createAlert").example.body as never;
     await expect(alerts.create(body)).rejects.toBeInstanceOf(ConnectionError);
+    expect(created).toEqual([1]);
   });
 
   it("truncate drops the connection half-way through the body: the GET is retried", async () => {
@@ -168,8 +174,12 @@ describe("fault rules", () => {
   });
 
   it("a 500 rule reaches the SDK as InternalServerError after its retries", async () => {
-    await post({ operation: "getPipe", status: 500, headers: { "retry-after": "0" } });
-    await expect(management().pipes.get(pipe)).rejects.toBeInstanceOf(InternalServerError);
+    expect((await post({ operation: "getPipe", status: 500, headers: { "retry-after": "0" } })).status).toBe(201);
+    const answers: number[] = [];
+    // maxRetries is 2 by default: the first attempt and two retries.
+    const client = management({ onResponse: (response: Response) => void answers.push(response.status) });
+    await expect(client.pipes.get(pipe)).rejects.toBeInstanceOf(InternalServerError);
+    expect(answers).toEqual([500, 500, 500]);
   });
 });
 

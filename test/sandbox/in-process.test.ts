@@ -103,7 +103,9 @@ describe("the SDK's retries, against it", () => {
   it("a GET whose connection is reset is retried; a POST is not, and fails with ConnectionError", async () => {
     sandbox.faults.add({ operation: "getPipeSettings", status: "reset", count: 1 });
     sandbox.faults.add({ operation: "createAlert", status: "reset", count: 1 });
-    expect(await management().pipes.getSettings(pipe)).toBeTypeOf("object");
+    const got: number[] = [];
+    expect(await management(attempts(got)).pipes.getSettings(pipe)).toBeTypeOf("object");
+    expect(got).toEqual([1, 2]);
     const seen: number[] = [];
     await expect(alerts(attempts(seen)).create(operation("createAlert").example.body as never)).rejects.toBeInstanceOf(ConnectionError);
     expect(seen).toEqual([1]);
@@ -118,10 +120,13 @@ describe("the SDK's retries, against it", () => {
 
   it("an answer slower than timeoutMs times out per attempt", async () => {
     sandbox.faults.add({ operation: "getAlert", status: 500, delayMs: 300 });
-    const error = await alerts({ timeoutMs: 100 })
+    const seen: number[] = [];
+    const error = await alerts({ timeoutMs: 100, ...attempts(seen) })
       .get(alertId, { maxRetries: 1 })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
+    // Each attempt has its own timeout: the first timed out, and the retry was sent and timed out too.
+    expect(seen).toEqual([1, 2]);
   });
 
   it("a caller's abort while the answer waits rejects with the caller's reason", async () => {

@@ -1,11 +1,19 @@
 // @vitest-environment jsdom
 // The in-process sandbox as a front-end test suite uses it: under vitest's jsdom environment (a DOM, `window`, no
-// server), the built entries `ingestion-api` and `ingestion-api/sandbox` (imported by name, as the package's exports
-// resolve them) run a created alert and read it back, a
-// settings replacement reads back, and a 404 and a refused body reach the code under test as the SDK's errors.
+// server), the built entries of `ingestion-api` and `ingestion-api/sandbox` (dist/index.js and dist/sandbox.js, the
+// files the package's exports resolve them to; loaded by path, since vitest.config.ts aliases the names to src/) run a
+// created alert and read it back, a settings replacement reads back, and a 404 and a refused body reach the code under
+// test as the SDK's errors. Typed by the sources they are built from, so the type check does not need a build.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { createAlertsClient, createManagementClient, NotFoundError, RequestValidationError } from "ingestion-api";
-import { createSandbox } from "ingestion-api/sandbox";
+
+// By file path: jsdom's URL, the global here, resolves a relative URL against the page, not against a file: URL.
+const dist = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "dist");
+const { createAlertsClient, createManagementClient, NotFoundError, RequestValidationError } = (await import(
+  join(dist, "index.js")
+)) as typeof import("../../src/index.js");
+const { createSandbox } = (await import(join(dist, "sandbox.js"))) as typeof import("../../src/sandbox/in-process.js");
 
 it("runs in a jsdom test: the DOM is there, and the SDK and the sandbox work through the sandbox's fetch", async () => {
   expect(typeof window).toBe("object");

@@ -186,6 +186,9 @@ describe("the ingestion-api command (dist/cli.js)", () => {
   it.each(["SIGTERM", "SIGHUP", "SIGINT"] as const)("stops on %s, closing its port", async (signal) => {
     const { child, output } = await run(["sandbox", "--port", "0"]);
     const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
+    // It answers before the signal, so that its refusing afterwards says the signal closed its port.
+    expect(url).toBeDefined();
+    expect((await fetch(`${url}/_sandbox/state?limit=0`)).status).toBe(200);
     const exited = once(child, "exit");
     child.kill(signal);
     expect((await exited)[0]).toBe(0);

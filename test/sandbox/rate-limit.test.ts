@@ -73,9 +73,14 @@ describe("--rate-limit", () => {
     expect(limits.get(alerts)).toEqual({ requests: 100, intervalMs: 60_000 });
   });
 
-  it.each(["10/1s", "5/500ms", "2/1.5s"])("takes %s for both interfaces", (value) => {
+  it.each([
+    ["10/1s", { requests: 10, intervalMs: 1000 }],
+    ["5/500ms", { requests: 5, intervalMs: 500 }],
+    ["2/1.5s", { requests: 2, intervalMs: 1500 }],
+  ])("takes %s for both interfaces", (value, expected) => {
     const limits = rateLimitsOf(value);
-    expect(limits.get(management)).toEqual(limits.get(alerts));
+    expect(limits.get(management)).toEqual(expected);
+    expect(limits.get(alerts)).toEqual(expected);
   });
 
   it.each(["10", "0/1s", "10/0s", "ten/1s", "10/1m"])("refuses %s, saying what it takes", (value) => {

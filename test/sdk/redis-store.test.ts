@@ -58,7 +58,8 @@ it.skipIf(!redisServer)(
       // What the store left in Redis names the credential by a hash, never by its key ID (SECURITY.md).
       const keys = spawnSync("redis-cli", ["-p", String(redisPort), "--scan"], { encoding: "utf8" })
         .stdout.trim()
-        .split("\n");
+        .split("\n")
+        .filter(Boolean);
       expect(keys.length).toBeGreaterThan(0);
       for (const key of keys) expect(key).toMatch(/^ingestion-api:\{[0-9a-f]{32}\}(:paused)?$/);
     } finally {

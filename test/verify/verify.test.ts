@@ -93,7 +93,9 @@ describe("against the sandbox", () => {
     const writes = server.seen.slice(from).filter(({ method }) => method !== "GET");
     expect(writes.length).toBeGreaterThan(100);
     expect(writes.filter(({ status }) => status < 400)).toEqual([]);
-    expect(report.checks.filter((check) => check.status === "skipped").every((check) => check.skipped?.startsWith("they need --allow-writes"))).toBe(true);
+    const skipped = report.checks.filter((check) => check.status === "skipped");
+    expect(skipped.length).toBeGreaterThan(0);
+    expect(skipped.every((check) => check.skipped?.startsWith("they need --allow-writes"))).toBe(true);
   });
 
   it("--read-only sends GET requests only", async () => {
@@ -253,7 +255,9 @@ describe("the command", () => {
     expect(code).toBe(1);
     expect(report.checks[0]).toMatchObject({ kind: "credentials", status: "failed" });
     expect(report.checks[0]?.reasons[0]).toMatch(/^got no answer \(ConnectionError: .*\): check the URL and the credentials$/);
-    expect(report.checks.slice(1).every((check) => check.status === "skipped")).toBe(true);
+    const rest = report.checks.slice(1);
+    expect(rest.length).toBeGreaterThan(0);
+    expect(rest.every((check) => check.status === "skipped")).toBe(true);
   });
 });
 
