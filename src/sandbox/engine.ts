@@ -139,33 +139,36 @@ export function createEngine(options: EngineOptions): Engine {
     const preferred = preferredAnswer(operation, headers.prefer);
     if (preferred) return answered(preferred);
     const fault = faults.play(operation);
-    if (fault?.drop === "reset") return answered({ status: 0, body: undefined }, fault);
-    if (fault?.answer) return answered(fault.answer, fault);
+    // From here every answer carries the rule: its answer replaces the request's, its delay and a dropped
+    // connection apply to whatever the request gets, a refusal included.
+    const reply = (answer: Answer) => answered(answer, fault);
+    if (fault?.drop === "reset") return reply({ status: 0, body: undefined });
+    if (fault?.answer) return reply(fault.answer);
 
     const path: Record<string, string> = {};
     try {
       for (const [index, name] of operation.names.entries()) path[name] = decodeURIComponent(match[index + 1] ?? "");
     } catch {
-      return answered(failure(api, 400, "Invalid request: a path parameter is not valid percent-encoding"));
+      return reply(failure(api, 400, "Invalid request: a path parameter is not valid percent-encoding"));
     }
     // A body is only JSON: a form or text (all a web page can send without asking first) is refused unread. An
     // operation without a request body reads none (a GET's body is ignored, as servers do).
     const takesBody = operation.validators.body !== undefined;
     const declaredType = headers["content-type"];
-    if (takesBody && declaredType !== undefined && !isJson(declaredType)) return answered(unsupported(api, declaredType));
+    if (takesBody && declaredType !== undefined && !isJson(declaredType)) return reply(unsupported(api, declaredType));
     return (text) => {
-      if (takesBody && text !== "" && declaredType === undefined) return answered(unsupported(api, "none"));
+      if (takesBody && text !== "" && declaredType === undefined) return reply(unsupported(api, "none"));
       const parsed = takesBody ? parsedBody(text) : { body: undefined };
-      if (!parsed) return answered(failure(api, 400, "Invalid request: the body is not valid JSON"));
+      if (!parsed) return reply(failure(api, 400, "Invalid request: the body is not valid JSON"));
       // The contract's one query parameter, `filter`, is a repeated (exploded) array; undeclared ones are ignored.
       const query = Object.fromEntries(operation.queryNames.filter((name) => url.searchParams.has(name)).map((name) => [name, url.searchParams.getAll(name)]));
       const refusedRequest = rejection(operation, { ...path, ...query }, parsed.body);
-      if (refusedRequest) return answered(refusedRequest);
+      if (refusedRequest) return reply(refusedRequest);
       const kind = created[operation.operationId];
       if (kind && state.data[kind].length >= maxResources) {
-        return answered(failure(api, 403, `The sandbox holds ${maxResources} ${kind}, its cap (--max-resources); POST /_sandbox/reset empties it`));
+        return reply(failure(api, 403, `The sandbox holds ${maxResources} ${kind}, its cap (--max-resources); POST /_sandbox/reset empties it`));
       }
-      return answered(handlers[operation.operationId](state.data, { path, query, body: parsed.body }), fault);
+      return reply(handlers[operation.operationId](state.data, { path, query, body: parsed.body }));
     };
   }
 

@@ -146,6 +146,22 @@ describe("fault rules", () => {
     expect(answers).toEqual([1, 2]);
   });
 
+  it("a rule without a status plays on whatever the request gets, a refusal included: delayed and cut off, then spent", async () => {
+    await post({ operation: "updatePipeSettings", status: "truncate", delayMs: 300, count: 1 });
+    const update = operation("updatePipeSettings");
+    const started = Date.now();
+    const refused = await fetch(sandbox.url + update.example.url, {
+      method: "PUT",
+      headers: { authorization: authorization(update), "content-type": "application/json" },
+      body: JSON.stringify({ streaming_max_insert_wait_ms: 60_001 }),
+    });
+    // The 400 the body earns starts, after the rule's delay, and its body is cut off.
+    expect(refused.status).toBe(400);
+    await expect(refused.text()).rejects.toThrow();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(sandbox.faults.list()).toEqual([]);
+  });
+
   it("delayMs and probability: a slow answer times out and is retried, a rule with probability plays only sometimes", async () => {
     await post({ operation: "getAlert", status: 500, delayMs: 400, count: 1 });
     const alerts = createAlertsClient({ baseUrl: sandbox.url, token: sandboxCredentials.token, rateLimit: false, timeoutMs: 200 });
