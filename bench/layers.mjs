@@ -1,7 +1,7 @@
 // `npm run bench:layers`: where the SDK's cost over the baseline sits, layer by layer, on the running Node (run
 // it under another with `node bench/layers.mjs`). The same canned server and paired blocks as `npm run bench`,
 // for GET only, with the request path built up one layer at a time:
-//   policy fetch      the SDK's policy fetch alone (src/policy-fetch.ts), sent a call as a typed call sends it;
+//   policy fetch      the SDK's policy fetch alone (src/client/policy-fetch.ts), sent a call as a typed call sends it;
 //   SDK, validation off / on   the whole typed path, from src/ (bundled here as dist/ is, so it measures the same
 //                     code): validation, openapi-fetch's URL serializers, the policy fetch, the mapping;
 //   raw               the clients' `raw`: openapi-fetch's client, its Request read into the same policy fetch.
@@ -21,7 +21,7 @@ await build({
   absWorkingDir: root,
   stdin: {
     contents:
-      'export * from "./src/policy-fetch.ts"; export { ownHeaders } from "./src/headers.ts"; export { credentialQueue, processRateLimitStore } from "./src/rate-limit.ts"; export { createManagementClient } from "./src/index.ts";',
+      'export * from "./src/client/policy-fetch.ts"; export { ownHeaders } from "./src/client/headers.ts"; export { credentialQueue, processRateLimitStore } from "./src/client/rate-limit.ts"; export { createManagementClient } from "./src/index.ts";',
     resolveDir: root,
     loader: "ts",
   },

@@ -82,7 +82,7 @@ const [esmBuild] = await Promise.all([
   build({
     ...common,
     sourcemap: false,
-    entryPoints: ["src/cli.ts"],
+    entryPoints: ["src/cli/main.ts"],
     platform: "node",
     format: "esm",
     outfile: join(outDir, "cli.js"),

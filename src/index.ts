@@ -1,8 +1,8 @@
 // The package's public entry point.
 
-export { type AlertsClient, createAlertsClient } from "./alerts-client.js";
-export type { ApiPromise, WithResponse } from "./api-promise.js";
-export type { AlertsClientOptions, CommonClientOptions, ManagementClientOptions, RequestOptions } from "./client-options.js";
+export { type AlertsClient, createAlertsClient } from "./client/alerts-client.js";
+export type { ApiPromise, WithResponse } from "./client/api-promise.js";
+export type { AlertsClientOptions, CommonClientOptions, ManagementClientOptions, RequestOptions } from "./client/client-options.js";
 export {
   ApiError,
   AuthenticationError,
@@ -19,14 +19,14 @@ export {
   ResponseValidationError,
   TimeoutError,
   type ValidationIssue,
-} from "./errors.js";
-export type { AttemptContext, Hooks, ResponseContext } from "./hooks.js";
-export type { Logger, LogLevel } from "./logging.js";
-export { createManagementClient, type ManagementClient } from "./management-client.js";
-export type { AlertsResource } from "./resources/alerts.js";
-export type { ListServicesParams, PipeParams, ServiceParams } from "./resources/management-params.js";
-export type { PipesResource } from "./resources/pipes.js";
-export type { ReversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
-export type { ServicesResource } from "./resources/services.js";
-export type { RawClient } from "./transport.js";
-export type * from "./types.js";
+} from "./client/errors.js";
+export type { AttemptContext, Hooks, ResponseContext } from "./client/hooks.js";
+export type { Logger, LogLevel } from "./client/logging.js";
+export { createManagementClient, type ManagementClient } from "./client/management-client.js";
+export type { AlertsResource } from "./client/resources/alerts.js";
+export type { ListServicesParams, PipeParams, ServiceParams } from "./client/resources/management-params.js";
+export type { PipesResource } from "./client/resources/pipes.js";
+export type { ReversePrivateEndpointsResource } from "./client/resources/reverse-private-endpoints.js";
+export type { ServicesResource } from "./client/resources/services.js";
+export type { RawClient } from "./client/transport.js";
+export type * from "./client/types.js";

@@ -5,10 +5,10 @@
 import type { RateLimiterRedis as RedisLimiter } from "rate-limiter-flexible";
 import RateLimiterRedis from "rate-limiter-flexible/lib/RateLimiterRedis.js";
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
-import { IngestionError } from "./errors.js";
-import { marginMs, type RateLimit, type RateLimitStore, type Turn } from "./rate-limit.js";
+import { IngestionError } from "./client/errors.js";
+import { marginMs, type RateLimit, type RateLimitStore, type Turn } from "./client/rate-limit.js";
 
-export type { RateLimit, RateLimitStore, Turn } from "./rate-limit.js";
+export type { RateLimit, RateLimitStore, Turn } from "./client/rate-limit.js";
 
 /** An ioredis client (`new Redis(...)`) or a connected node-redis one (`createClient(...)`, v4 or later). */
 export type RedisClient = object;

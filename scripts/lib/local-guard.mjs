@@ -3,7 +3,7 @@
 // request from a page of another origin, answers CORS itself for a page served from this machine, and streams the
 // rest to Prism unchanged.
 import { createServer, request as forward } from "node:http";
-import { allowedHosts, isAllowedHost, isOwnOrigin } from "../../src/local-only.js";
+import { allowedHosts, isAllowedHost, isOwnOrigin } from "../../src/local-servers/local-only.js";
 
 const boundHost = "127.0.0.1";
 const allowed = allowedHosts(boundHost);

@@ -161,7 +161,7 @@ export async function generateValidators(bundle, outBase) {
 
   const ajv = new Ajv2020({
     allErrors: true,
-    // The SDK words each issue itself (src/validation.ts) from the keyword and its params, so Ajv's
+    // The SDK words each issue itself (src/client/validation.ts) from the keyword and its params, so Ajv's
     // English messages would only add weight.
     messages: false,
     discriminator: true,

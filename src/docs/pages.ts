@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { packageRoot } from "../package-root.js";
+import { packageRoot } from "../contract/package-root.js";
 
 export const docsPackage = "ingestion-api-docs";
 

@@ -5,7 +5,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";
-import { allowedHosts, isAllowedHost } from "../local-only.js";
+import { allowedHosts, isAllowedHost } from "../local-servers/local-only.js";
 
 /** @type {Record<string, string>} */
 const contentTypes = {

@@ -8,9 +8,9 @@ import { validators as alertsValidators } from "../../generated/validators/alert
 import { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
 import { validators as managementValidators, type OperationValidators, type Validator } from "../../generated/validators/management.js";
 import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
+import { alerts, type InterfaceDescriptor, management } from "../contract/interfaces.js";
 // The one OpenAPI walker the sandbox, the build scripts and the tests share; esbuild bundles it into dist/cli.js.
 import { declaredStatus, firstExample, jsonMedia, operationsOf, resolveRef } from "../contract/openapi.js";
-import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
 
 /** An interface, as the sandbox serves it. */
 export type Api = InterfaceDescriptor;

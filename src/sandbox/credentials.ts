@@ -1,6 +1,6 @@
 // Who may call the sandbox: one key pair for interface A (HTTP Basic) and one token for interface B (Bearer),
 // from flags, else the environment variables the SDK reads, else the defaults printed at start.
-import { management } from "../interfaces.js";
+import { management } from "../contract/interfaces.js";
 import type { Api } from "./contract.js";
 import defaults from "./default-credentials.json" with { type: "json" };
 

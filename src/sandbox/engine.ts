@@ -5,15 +5,16 @@
 // In order: the sandbox's own routes; the operation the path names (404, 405); who asks (401) and how often (429,
 // with --rate-limit); what the test asked for (`Prefer`, fault rules); then the body: its type (415), its JSON (400),
 // the contract (400), and the operation over the data.
+
+import type { RateLimit } from "../client/rate-limit.js";
+import { allowedHosts as allowedHostsOf, isOwnOrigin } from "../local-servers/local-only.js";
 import { type Answer, failure } from "./answers.js";
 import { type Api, apis, type Operation, operations, unauthorizedMessage } from "./contract.js";
 import { type ControlRequest, control, controlPrefix, type SandboxState } from "./control.js";
 import { authorized, challenge, type SandboxCredentials } from "./credentials.js";
 import { createFaults, type Faults } from "./faults.js";
-import { allowedHosts as allowedHostsOf, isOwnOrigin } from "../local-only.js";
 import { created, handlers } from "./operations.js";
 import { preferredAnswer } from "./prefer.js";
-import type { RateLimit } from "../rate-limit.js";
 import { createRateLimiter } from "./rate-limit.js";
 import { rejection } from "./request-checks.js";
 import type { SandboxData } from "./seed.js";

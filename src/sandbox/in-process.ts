@@ -1,12 +1,13 @@
 // `import { createSandbox } from "ingestion-api/sandbox"`: the sandbox in the test's own process, as a `fetch` to
 // give the clients. The same engine as `npx ingestion-api sandbox` (state, validation, Prefer, fault rules, rate
 // limits) with no socket and no `node:` import, so it runs in Node, browsers and jsdom test environments.
-import { alerts, management } from "../interfaces.js";
+
+import type { RateLimit } from "../client/rate-limit.js";
+import { alerts, management } from "../contract/interfaces.js";
 import type { SandboxState } from "./control.js";
 import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
 import { createEngine, type EngineAnswer } from "./engine.js";
 import type { Faults } from "./faults.js";
-import type { RateLimit } from "../rate-limit.js";
 import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
 
 export type { SandboxCredentials } from "./credentials.js";

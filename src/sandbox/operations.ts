@@ -1,7 +1,8 @@
 // The seven operations over the sandbox's data, with the contract's semantics: what each returns, creates or
 // replaces, and which unknown id gives which 404. Requests reach them already authenticated and validated.
-import { alerts, management } from "../interfaces.js";
-import type { Alert, AlertRequest, Pipe, PipeSettings, ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../types.js";
+
+import type { Alert, AlertRequest, Pipe, PipeSettings, ReversePrivateEndpoint, ReversePrivateEndpointRequest } from "../client/types.js";
+import { alerts, management } from "../contract/interfaces.js";
 import { type Answer, failure, success } from "./answers.js";
 import { type OperationId, typeDependentEndpointFields } from "./contract.js";
 import { newEndpointId, newObjectId, newUuid, now } from "./ids.js";

@@ -1,11 +1,12 @@
 // The sandbox's rate limit, on request (`--rate-limit`): each credential may send so many requests in any window of
 // the interface, counted as the real services count them, and a request past it gets the interface's own 429, so
 // teams in any language can test their client's back-off against it.
-import type { InterfaceDescriptor } from "../interfaces.js";
-import { alerts, management } from "../interfaces.js";
+
+import { declaredLimit, type RateLimit, rateLimitFromText } from "../client/rate-limit.js";
+import type { InterfaceDescriptor } from "../contract/interfaces.js";
+import { alerts, management } from "../contract/interfaces.js";
 import type { Answer } from "./answers.js";
 import { failure } from "./answers.js";
-import { declaredLimit, type RateLimit, rateLimitFromText } from "../rate-limit.js";
 
 /**
  * The limits `--rate-limit` asks for: with no value, the contract's own (`x-rate-limit`); with `N/Ts` or `N/Tms`

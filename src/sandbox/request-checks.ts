@@ -1,7 +1,7 @@
 // A request checked by the generated validators, as the SDK checks it before sending: a 400 whose body names
 // every violated field and its rule, in the SDK's own words.
-import type { ValidationIssue } from "../errors.js";
-import { issuesOf } from "../validation.js";
+import type { ValidationIssue } from "../client/errors.js";
+import { issuesOf } from "../client/validation.js";
 import { type Answer, failure } from "./answers.js";
 import type { Operation } from "./contract.js";
 

@@ -1,6 +1,6 @@
 // What a sandbox holds when it starts: by default the specs' own named examples (the services, pipes, endpoint
 // and alerts the docs show), or a seed file of the same shape, checked against the contract before it is served.
-import type { Alert, Pipe, ReversePrivateEndpoint, Service } from "../types.js";
+import type { Alert, Pipe, ReversePrivateEndpoint, Service } from "../client/types.js";
 import { managementComponents, type OperationId, operationNamed, successExamples } from "./contract.js";
 
 /** Everything a sandbox holds. A seed file (`--seed`) and `GET /_sandbox/state` have this shape. */

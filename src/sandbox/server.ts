@@ -4,7 +4,7 @@
 // connection instead of reading the rest. Then it plays the engine's answer: after its delay, whole, or dropped.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { allowedHosts, isAllowedHost } from "../local-only.js";
+import { allowedHosts, isAllowedHost } from "../local-servers/local-only.js";
 import type { Answer } from "./answers.js";
 import type { SandboxState } from "./control.js";
 import { createEngine, type EngineAnswer, type EngineOptions } from "./engine.js";

@@ -1,7 +1,7 @@
 // Whether an answer is one the contract declares: its status (exactly, by range or `default`), its media type for
 // that status, its body against the declared schema (the generated validators, as the SDK's validateResponses
 // uses them) and its declared headers (Retry-After, X-RateLimit-Reset, WWW-Authenticate).
-import { issuesOf } from "../validation.js";
+import { issuesOf } from "../client/validation.js";
 import type { Operation } from "./contract.js";
 import type { Exchange } from "./sender.js";
 

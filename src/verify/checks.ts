@@ -3,7 +3,7 @@
 // be (acceptances). From the contract: each operation answers 401 to no credentials, made-up ones and the other
 // interface's scheme (authentication). And the flows its links describe (flows.ts). Whether each answer is one the
 // contract declares is judged apart, for every answer (answers.ts).
-import { printable } from "../errors.js";
+import { printable } from "../client/errors.js";
 import type { Api, Operation, Vector } from "./contract.js";
 import type { Credentials, Exchange, Outgoing } from "./sender.js";
 

@@ -10,9 +10,9 @@ import { responseValidators as alertsResponses } from "../../generated/validator
 import type { Validator } from "../../generated/validators/management.js";
 import { headerValidators as managementHeaders } from "../../generated/validators/management-headers.js";
 import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
+import { alerts, type InterfaceDescriptor, management } from "../contract/interfaces.js";
 import { declaredStatus, exampleRequest, operationsOf, resolveRef } from "../contract/openapi.js";
-import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
-import { packageRoot } from "../package-root.js";
+import { packageRoot } from "../contract/package-root.js";
 
 export type Api = InterfaceDescriptor;
 

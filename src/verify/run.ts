@@ -1,7 +1,7 @@
 // Runs `ingestion-api verify`'s checks against one or both interfaces, in parallel, each interface's requests
 // paced by its credential's queue, and gathers what they found: the checks' own reasons, and every problem of the
 // answers, each problem once however many answers showed it.
-import type { RateLimit } from "../rate-limit.js";
+import type { RateLimit } from "../client/rate-limit.js";
 import { answerProblems } from "./answers.js";
 import { authentication, type Check, credentialsAccepted, vectorChecks } from "./checks.js";
 import { type Api, type Operation, operationsOfApi, vectorsOf } from "./contract.js";

@@ -1,10 +1,10 @@
 // How `ingestion-api verify` sends: through the SDK's own policy fetch (its body cap, timeout, refusal of
 // redirects) and its credential queue, so the checks keep the rate limit as a client does and pause for a 429 as
 // a client does. It never retries anything else: the first answer is what is judged.
-import type { OwnHeaders } from "../headers.js";
-import { ownHeaders } from "../headers.js";
-import { bodyOf, createPolicyFetch, type PolicyFetch } from "../policy-fetch.js";
-import { credentialQueue, processRateLimitStore, type RateLimit } from "../rate-limit.js";
+import type { OwnHeaders } from "../client/headers.js";
+import { ownHeaders } from "../client/headers.js";
+import { bodyOf, createPolicyFetch, type PolicyFetch } from "../client/policy-fetch.js";
+import { credentialQueue, processRateLimitStore, type RateLimit } from "../client/rate-limit.js";
 import type { Api } from "./contract.js";
 
 /** Which `Authorization` a request carries: the given credentials, none, made-up ones, or the other interface's scheme. */

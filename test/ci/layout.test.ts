@@ -1,31 +1,102 @@
 // The folders say what ships: src/ (the package) imports nothing from the folders that build or test it, so the
-// data flows one way, spec -> bundle -> generated -> src -> tests, and what is shipped never needs scripts/.
+// data flows one way, spec -> bundle -> generated -> src -> tests, and what is shipped never needs scripts/. Inside
+// src/, one folder per product, and each imports only what is below it: the client none of the others, the sandbox,
+// verify and the docs server not the command line, which is the top floor and imported by nobody.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
 
 const src = join(root, "src");
 const sources = readdirSync(src, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && /\.(ts|js|mjs)$/.test(entry.name))
-  .map((entry) => join(entry.parentPath, entry.name));
+  .map((entry) => relative(root, join(entry.parentPath, entry.name)));
 
 /** Every relative module a file imports (static, dynamic or re-exported), as a path from the repository root. */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
+  const text = readFileSync(join(root, file), "utf8");
   const specifiers = [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.{1,2}\/[^"']+)["']/g)].map((match) => match[1] as string);
-  return specifiers.map((specifier) => relative(root, resolve(file, "..", specifier)));
+  return specifiers.map((specifier) => relative(root, resolve(root, file, "..", specifier)));
 }
 
-it("finds the sources it checks", () => {
-  expect(sources.length).toBeGreaterThan(20);
+/** The place of a file or an import target: its folder under src/ (`client`, `sandbox`, ...), `root` for an entry at
+ * src/'s root, or the top-level folder of the repository outside src/ (`generated`, `scripts`, ...). */
+function placeOf(path: string): string {
+  const [top, second, third] = path.split("/");
+  if (top !== "src") return top as string;
+  return third === undefined ? "root" : (second as string);
+}
+
+/** What each place under src/ may import, besides itself. */
+const mayImport: Record<string, readonly string[]> = {
+  root: ["client"],
+  client: ["contract", "generated"],
+  contract: ["generated"],
+  "local-servers": [],
+  sandbox: ["client", "contract", "local-servers", "generated"],
+  verify: ["client", "contract", "generated"],
+  docs: ["contract", "local-servers"],
+  cli: ["client", "contract", "sandbox", "verify", "docs", "generated"],
+};
+
+it("finds the sources it checks, each in a place the table knows", () => {
+  expect(sources.length).toBeGreaterThan(40);
+  expect(sources.map(placeOf).filter((place) => !(place in mayImport))).toEqual([]);
+});
+
+it("keeps only the package's entries at the root of src/", () => {
+  expect(sources.filter((file) => placeOf(file) === "root").sort()).toEqual(["src/index.ts", "src/redis.ts"]);
+});
+
+it("keeps the SDK in src/client/, the command line's helpers in src/cli/, the servers' shared guard in src/local-servers/", () => {
+  for (const file of [
+    "transport.ts",
+    "policy-fetch.ts",
+    "rate-limit.ts",
+    "retry-policy.ts",
+    "errors.ts",
+    "headers.ts",
+    "hooks.ts",
+    "client-options.ts",
+    "validation.ts",
+    "api-promise.ts",
+  ]) {
+    expect(sources).toContain(`src/client/${file}`);
+  }
+  for (const file of ["main.ts", "arguments.ts", "stop-with-parent.ts"]) expect(sources).toContain(`src/cli/${file}`);
+  expect(sources).toContain("src/local-servers/local-only.js");
+});
+
+describe.each(Object.entries(mayImport))("src/%s", (place, allowed) => {
+  it(`imports only ${[place, ...allowed].join(", ")}`, () => {
+    const offending = sources
+      .filter((file) => placeOf(file) === place)
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((target) => placeOf(target) !== place && !allowed.includes(placeOf(target)))
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(offending).toEqual([]);
+  });
 });
 
 it.each(["scripts", "test", "bench", "examples"])("nothing under src/ imports %s/", (folder) => {
   const offending = sources.flatMap((file) =>
     importsOf(file)
       .filter((target) => target.startsWith(`${folder}/`))
-      .map((target) => `${relative(root, file)} -> ${target}`),
+      .map((target) => `${file} -> ${target}`),
   );
   expect(offending).toEqual([]);
+});
+
+it("lets scripts/ reach the servers' shared guard without going through the command line", () => {
+  const scripts = readdirSync(join(root, "scripts"), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".mjs"))
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)));
+  const throughTheCommandLine = scripts.flatMap((file) =>
+    importsOf(file)
+      .filter((target) => target.startsWith("src/cli/"))
+      .map((target) => `${file} -> ${target}`),
+  );
+  expect(throughTheCommandLine).toEqual([]);
 });

@@ -4,7 +4,7 @@
 // validators and Prism's reading of the spec cannot drift apart.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { issuesOf } from "../../src/validation.js";
+import { issuesOf } from "../../src/client/validation.js";
 import { bundles } from "../support/bundles.js";
 import { operations, partSchema } from "../support/operations.js";
 import { send } from "../support/prism.js";

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
-import { alerts, management } from "../../src/interfaces.js";
+import { alerts, management } from "../../src/contract/interfaces.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { type CompiledExamples, compileExamples } from "../support/compiled-examples.js";

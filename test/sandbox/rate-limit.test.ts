@@ -2,7 +2,7 @@
 // the contract declares it (management JSON with X-RateLimit-Reset, alerting text/html with Retry-After), and the
 // next window takes requests again; the limits are the contract's by default, or scaled for tests.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alerts, management } from "../../src/interfaces.js";
+import { alerts, management } from "../../src/contract/interfaces.js";
 import { rateLimitsOf } from "../../src/sandbox/rate-limit.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";

@@ -6,6 +6,7 @@ import type { validators as alertsValidators } from "../../generated/validators/
 import type { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
 import type { validators as managementValidators } from "../../generated/validators/management.js";
 import type { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
+import type { Transport } from "../../src/client/transport.js";
 import {
   type Alert,
   type AlertRequest,
@@ -28,7 +29,6 @@ import {
   type Service,
   type WithResponse,
 } from "../../src/index.js";
-import type { Transport } from "../../src/transport.js";
 
 const management = createManagementClient({ baseUrl: "https://api.example.test", keyId: "id", keySecret: "secret" });
 const alerts = createAlertsClient({ baseUrl: "https://alerts.example.test", token: "token" });

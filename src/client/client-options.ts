@@ -1,8 +1,9 @@
 // What a client can be configured with, and how options, the environment and defaults combine.
+
+import type { InterfaceDescriptor } from "../contract/interfaces.js";
 import { IngestionError } from "./errors.js";
 import { checkedDefaultHeaders, ownHeaders } from "./headers.js";
 import type { Hooks } from "./hooks.js";
-import type { InterfaceDescriptor } from "./interfaces.js";
 import { createLog, type Logger, type LogLevel } from "./logging.js";
 import { credentialQueue, declaredLimit, processRateLimitStore, type RateLimit, type RateLimitStore } from "./rate-limit.js";
 

@@ -1,5 +1,5 @@
 // Pipes of a service, and their settings.
-import type { paths } from "../../generated/types/management.js";
+import type { paths } from "../../../generated/types/management.js";
 import type { ApiPromise } from "../api-promise.js";
 import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";

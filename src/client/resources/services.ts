@@ -1,5 +1,5 @@
 // Services of an organization.
-import type { paths } from "../../generated/types/management.js";
+import type { paths } from "../../../generated/types/management.js";
 import type { ApiPromise } from "../api-promise.js";
 import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";

@@ -2,8 +2,9 @@
 // process (typed calls and raw), sends in turn, no faster than the limit allows, and stops every call of the
 // credential for the wait a 429 names. Where the sends are counted is a RateLimitStore: this process's memory by
 // default, or a store that several processes share (`ingestion-api/redis`).
+
+import type { InterfaceDescriptor } from "../contract/interfaces.js";
 import { RateLimitError } from "./errors.js";
-import type { InterfaceDescriptor } from "./interfaces.js";
 
 /** At most `requests` sends in any window of `intervalMs`. */
 export interface RateLimit {

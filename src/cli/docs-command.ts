@@ -2,14 +2,14 @@
 // with no checkout (the pages come from the companion package ingestion-api-docs: pages.ts), and with --sandbox
 // the sandbox beside them, so the pages' samples have a server to run against.
 import { packageVersion } from "../../generated/package.js";
-import { commandArguments, listening, portArgument, UsageError } from "../command-arguments.js";
+import { docsPackage, findPages } from "../docs/pages.js";
+import { startDocsServer } from "../docs/server.js";
 import { defaultCredentials } from "../sandbox/credentials.js";
 import { exampleSeed } from "../sandbox/seed.js";
-import { defaultPort as defaultSandboxPort } from "../sandbox/command.js";
 import { startSandbox } from "../sandbox/server.js";
-import { stopOnExit } from "../stop-with-parent.js";
-import { docsPackage, findPages } from "./pages.js";
-import { startDocsServer } from "./server.js";
+import { commandArguments, listening, portArgument, UsageError } from "./arguments.js";
+import { defaultPort as defaultSandboxPort } from "./sandbox-command.js";
+import { stopOnExit } from "./stop-with-parent.js";
 
 const defaultPort = 8080;
 

@@ -2,10 +2,11 @@
 // rate-limit queue, the client's and the caller's headers, the hooks, retries, per-attempt timeouts, refusing
 // redirects, reading the body within the attempt's time and under its cap, and the log lines. Nothing else in the
 // SDK sends.
+
+import { requestIdHeader } from "../contract/interfaces.js";
 import { ConnectionError, IngestionError, printable, RedirectError, ResponseTooLargeError, ResponseValidationError, TimeoutError } from "./errors.js";
 import type { OwnHeaders } from "./headers.js";
 import { type AttemptContext, type Hooks, hookedHeaders, runResponseHook } from "./hooks.js";
-import { requestIdHeader } from "./interfaces.js";
 import type { Log } from "./logging.js";
 import type { CredentialQueue, RateLimit } from "./rate-limit.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";

@@ -12,7 +12,7 @@ export type {
   AlertState,
   AlertThresholdType,
   AlertTileRequest,
-} from "../generated/types/alerts.js";
+} from "../../generated/types/alerts.js";
 export type {
   Compression,
   DestinationColumn,
@@ -42,4 +42,4 @@ export type {
   ServiceEndpoint,
   ShardStreamSource,
   TableDefinition,
-} from "../generated/types/management.js";
+} from "../../generated/types/management.js";

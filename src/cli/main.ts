@@ -1,11 +1,11 @@
 // `ingestion-api`: the package's command (dist/cli.js, the `bin` npm links). One subcommand per job; each parses
 // its own arguments and has its own --help. A mistake in how it was called exits 2 with a message naming what it
 // takes; a check that fails exits 1; success exits 0.
-import { packageVersion } from "../generated/package.js";
-import { UsageError } from "./command-arguments.js";
-import { docsCommand } from "./docs/command.js";
-import { sandboxCommand } from "./sandbox/command.js";
-import { verifyCommand } from "./verify/command.js";
+import { packageVersion } from "../../generated/package.js";
+import { UsageError } from "./arguments.js";
+import { docsCommand } from "./docs-command.js";
+import { sandboxCommand } from "./sandbox-command.js";
+import { verifyCommand } from "./verify-command.js";
 
 /** The subcommands, with the line `ingestion-api --help` shows for each. */
 const commands: Record<string, { summary: string; run(argv: string[]): Promise<void> }> = {

@@ -1,6 +1,6 @@
 // What differs between the two interfaces, stated once. The clients, the transport, the errors and the sandbox
 // read these facts here; nothing else in src/ names a prefix, a scheme, an envelope or an environment variable.
-import { declaredRateLimits } from "../generated/rate-limits.js";
+import { declaredRateLimits } from "../../generated/rate-limits.js";
 
 export interface InterfaceDescriptor {
   /** `management` (interface A) or `alerts` (interface B). */

@@ -1,6 +1,6 @@
 // The headers a client sends: its own (Authorization, Accept, the User-Agent), the caller's default and per-call
 // ones, each checked before anything is sent.
-import { packageName, packageVersion } from "../generated/package.js";
+import { packageName, packageVersion } from "../../generated/package.js";
 import { IngestionError, RequestValidationError, type ValidationIssue } from "./errors.js";
 
 // RFC 9110 token characters for names; visible ASCII and spaces for values (fetch refuses the rest).

@@ -1,5 +1,5 @@
 // Path parameters of the management operations, with organizationId optional (the client may supply it).
-import type { operations } from "../../generated/types/management.js";
+import type { operations } from "../../../generated/types/management.js";
 
 type OptionalOrganization<T> = Omit<T, "organizationId"> & { organizationId?: string };
 

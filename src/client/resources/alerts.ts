@@ -1,5 +1,5 @@
 // Threshold alerts.
-import type { paths } from "../../generated/types/alerts.js";
+import type { paths } from "../../../generated/types/alerts.js";
 import type { ApiPromise } from "../api-promise.js";
 import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";

@@ -1,5 +1,5 @@
 // Reverse private endpoints of a service.
-import type { paths } from "../../generated/types/management.js";
+import type { paths } from "../../../generated/types/management.js";
 import type { ApiPromise } from "../api-promise.js";
 import type { RequestOptions } from "../client-options.js";
 import type { Transport } from "../transport.js";

@@ -2,14 +2,14 @@
 // shared vectors, the declared answers and the flows the links describe, and says what it found.
 import { writeFileSync } from "node:fs";
 import { packageVersion } from "../../generated/package.js";
-import { checkedBaseUrl } from "../client-options.js";
-import { commandArguments, UsageError } from "../command-arguments.js";
-import { alerts, type InterfaceDescriptor, management } from "../interfaces.js";
-import { declaredLimit, type RateLimit, rateLimitFromText } from "../rate-limit.js";
-import { operationsOfApi } from "./contract.js";
-import type { PipeIds } from "./flows.js";
-import { duration, json, junit, passed, summary } from "./report.js";
-import { createdByWrites, type Mode, runVerify, type Target } from "./run.js";
+import { checkedBaseUrl } from "../client/client-options.js";
+import { declaredLimit, type RateLimit, rateLimitFromText } from "../client/rate-limit.js";
+import { alerts, type InterfaceDescriptor, management } from "../contract/interfaces.js";
+import { operationsOfApi } from "../verify/contract.js";
+import type { PipeIds } from "../verify/flows.js";
+import { duration, json, junit, passed, summary } from "../verify/report.js";
+import { createdByWrites, type Mode, runVerify, type Target } from "../verify/run.js";
+import { commandArguments, UsageError } from "./arguments.js";
 
 const env = {
   keyId: management.environment.keyId,

@@ -6,11 +6,11 @@
 import type { Client } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
 import type { HttpMethod, PathsWithMethod, RequestBodyJSON, SuccessResponseJSON } from "openapi-typescript-helpers";
+import type { InterfaceDescriptor } from "../contract/interfaces.js";
 import { ApiPromise, type Outcome, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
 import { checkedCallHeaders } from "./headers.js";
-import type { InterfaceDescriptor } from "./interfaces.js";
 import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf, rereadable } from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators, type Validator } from "./validation.js";

@@ -1,9 +1,9 @@
 // The management interface (A, /v1, HTTP Basic): services, reverse private endpoints, pipes.
 
-import type { paths } from "../generated/types/management.js";
+import type { paths } from "../../generated/types/management.js";
+import { management } from "../contract/interfaces.js";
 import { assertHeaderSafe, fromOptionOrEnvironment, type ManagementClientOptions, optionalFromEnvironment, resolveCommonOptions } from "./client-options.js";
 import { IngestionError } from "./errors.js";
-import { management } from "./interfaces.js";
 import type { WithOrganization } from "./resources/management-params.js";
 import { type PipesResource, pipesResource } from "./resources/pipes.js";
 import { type ReversePrivateEndpointsResource, reversePrivateEndpointsResource } from "./resources/reverse-private-endpoints.js";
@@ -41,9 +41,9 @@ export function createManagementClient(options: ManagementClientOptions = {}): M
   const transport = createTransport<paths>({
     ...common,
     // The interface's own validators, loaded as the client is made: the package's import parses none of them.
-    validators: import("../generated/validators/management.js"),
+    validators: import("../../generated/validators/management.js"),
     // Loaded only when answers are checked: most of the validators' code, which the client otherwise never parses.
-    responseValidators: common.validateResponses ? import("../generated/validators/management-responses.js") : undefined,
+    responseValidators: common.validateResponses ? import("../../generated/validators/management-responses.js") : undefined,
   });
   // A call's own organizationId wins; otherwise the client's default (validation reports it if neither is set).
   const withOrganization: WithOrganization = (params) =>

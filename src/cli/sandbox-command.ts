@@ -3,13 +3,13 @@
 // started it goes away (its stdin pipe closes, or its parent is gone), so a test runner never leaves one behind.
 import { readFileSync } from "node:fs";
 import { packageVersion } from "../../generated/package.js";
-import { commandArguments, listening, portArgument, UsageError } from "../command-arguments.js";
-import { alerts, management } from "../interfaces.js";
-import { stopOnExit } from "../stop-with-parent.js";
-import { defaultCredentials, type SandboxCredentials } from "./credentials.js";
-import { rateLimitsOf } from "./rate-limit.js";
-import { exampleSeed, type SandboxData, seedFrom } from "./seed.js";
-import { startSandbox } from "./server.js";
+import { alerts, management } from "../contract/interfaces.js";
+import { defaultCredentials, type SandboxCredentials } from "../sandbox/credentials.js";
+import { rateLimitsOf } from "../sandbox/rate-limit.js";
+import { exampleSeed, type SandboxData, seedFrom } from "../sandbox/seed.js";
+import { startSandbox } from "../sandbox/server.js";
+import { commandArguments, listening, portArgument, UsageError } from "./arguments.js";
+import { stopOnExit } from "./stop-with-parent.js";
 
 /** The sandbox's port unless told another: `npx ingestion-api docs --sandbox` uses it too. */
 export const defaultPort = 4012;

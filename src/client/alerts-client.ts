@@ -1,8 +1,8 @@
 // The alerting interface (B, /api/v2, Bearer): threshold alerts.
 
-import type { paths } from "../generated/types/alerts.js";
+import type { paths } from "../../generated/types/alerts.js";
+import { alerts } from "../contract/interfaces.js";
 import { type AlertsClientOptions, assertTokenCharacters, fromOptionOrEnvironment, resolveCommonOptions } from "./client-options.js";
-import { alerts } from "./interfaces.js";
 import { type AlertsResource, alertsResource } from "./resources/alerts.js";
 import { createTransport, neverThrowing, type RawClient } from "./transport.js";
 
@@ -24,9 +24,9 @@ export function createAlertsClient(options: AlertsClientOptions = {}): AlertsCli
   const transport = createTransport<paths>({
     ...common,
     // The interface's own validators, loaded as the client is made: the package's import parses none of them.
-    validators: import("../generated/validators/alerts.js"),
+    validators: import("../../generated/validators/alerts.js"),
     // Loaded only when answers are checked: most of the validators' code, which the client otherwise never parses.
-    responseValidators: common.validateResponses ? import("../generated/validators/alerts-responses.js") : undefined,
+    responseValidators: common.validateResponses ? import("../../generated/validators/alerts-responses.js") : undefined,
   });
   return { ...neverThrowing(alertsResource(transport)), raw: transport.raw };
 }

@@ -1,5 +1,5 @@
 // One error tree for everything the SDK throws. Messages carry what helps a human act, never a secret.
-import type { InterfaceDescriptor } from "./interfaces.js";
+import type { InterfaceDescriptor } from "../contract/interfaces.js";
 
 /** Base class of every error the SDK throws. */
 export class IngestionError extends Error {

@@ -1,9 +1,9 @@
 // Turns the generated validators' findings into issues a person can act on: the field and the rule in words.
-import type { Validator, ValidationError as ValidatorError } from "../generated/validators/management.js";
+import type { Validator, ValidationError as ValidatorError } from "../../generated/validators/management.js";
 import type { ValidationIssue } from "./errors.js";
 
 // Both APIs' generated modules declare the same shapes; the management one names them for both.
-export type { OperationValidators, Validator } from "../generated/validators/management.js";
+export type { OperationValidators, Validator } from "../../generated/validators/management.js";
 
 /** The rule an error breaks, in words: each keyword the specs use has its own wording; any other is named. */
 function describe(error: ValidatorError): ValidationIssue {
