@@ -1,9 +1,8 @@
 // Faults on request, beside state: a rule makes an operation (or every one) answer a declared error, or drop its
 // connection before or in the middle of the answer, after a delay, a number of times or with a probability. Every
 // injected body is the status's declared example, checked against the declared schema when the rule is added.
-import { type Answer, failure } from "./answers.js";
-import { declaredAnswer, declaredStatuses, declaredStatusOf, type Operation, type OperationId, operations } from "./contract.js";
-import { challenge } from "./credentials.js";
+import { type Answer, declaredAnswerFor } from "./answers.js";
+import { declaredStatuses, type Operation, type OperationId, operations } from "./contract.js";
 
 /** A fault rule, as `POST /_sandbox/faults` (or `faults.add()`) takes it. */
 export interface FaultRule {
@@ -47,13 +46,12 @@ function problemsOf(rule: Partial<FaultRule>): string[] {
   const { status } = rule;
   if (status !== "reset" && status !== "truncate") {
     if (!Number.isInteger(status)) problems.push('status must be a status the operation declares, "reset" or "truncate"');
-    for (const operation of targets) {
-      const declared = Number.isInteger(status) ? declaredStatusOf(operation, status as number) : undefined;
-      const answer = declared === undefined ? undefined : declaredAnswer(operation, declared, undefined, status as number);
-      if (Number.isInteger(status) && !answer) {
+    for (const operation of Number.isInteger(status) ? targets : []) {
+      const answer = declaredAnswerFor(operation, status as number);
+      if (!answer) {
         problems.push(`status ${status} is not one ${operation.operationId} declares (${declaredStatuses(operation).join(", ")})`);
-      } else if (answer && typeof answer.body !== "string" && !operation.answers[declared as string]?.(answer.body)) {
-        problems.push(`the declared example of ${operation.operationId} ${declared} breaks its schema`);
+      } else if (typeof answer.body !== "string" && !operation.answers[answer.declared]?.(answer.body)) {
+        problems.push(`the declared example of ${operation.operationId} ${answer.declared} breaks its schema`);
       }
     }
   }
@@ -114,10 +112,8 @@ export function createFaults(random: () => number = Math.random) {
         // A truncated answer is the operation's own success, cut: what a proxy dropping the connection leaves.
         return { answer: undefined, drop: rule.status, delayMs };
       }
-      const status = declaredStatusOf(operation, rule.status);
-      const declared = status === undefined ? undefined : declaredAnswer(operation, status, undefined, rule.status);
-      if (!declared) return { answer: failure(operation.api, 500, `no declared ${rule.status}`), drop: undefined, delayMs };
-      if (declared.status === 401) declared.headers["www-authenticate"] = challenge(operation.api);
+      // Checked when the rule was added, for every operation it targets.
+      const declared = declaredAnswerFor(operation, rule.status) as Answer & { headers: Record<string, string> };
       return {
         answer: { status: declared.status, body: declared.body, headers: { ...declared.headers, ...lowercased(rule.headers) } },
         drop: undefined,

@@ -1,9 +1,8 @@
 // `Prefer: code=404` and `Prefer: example=<name>`, as Prism reads them: a test asks the sandbox for any answer the
 // operation declares, with its declared example as the body and its headers' examples, so the same test runs against
 // the static mock and the sandbox. A status the operation does not declare gets a 400 naming the ones it does.
-import { type Answer, failure } from "./answers.js";
-import { declaredAnswer, declaredStatuses, declaredStatusOf, type Operation } from "./contract.js";
-import { challenge } from "./credentials.js";
+import { type Answer, declaredAnswerFor, failure } from "./answers.js";
+import { declaredStatuses, declaredStatusOf, type Operation } from "./contract.js";
 
 /** `code` and `example` of a Prefer header (`code=404, example=NotFound`); other preferences are not the sandbox's. */
 function preferences(header: string): { code?: string; example?: string } {
@@ -26,23 +25,23 @@ export function preferredAnswer(operation: Operation, header: string | undefined
   const { code, example } = preferences(header);
   if (code === undefined && example === undefined) return undefined;
   const statuses = declaredStatuses(operation);
-  // A code a range covers (503 under 5XX) is answered with that range's declared answer, and that code.
-  const declared = code === undefined ? undefined : declaredStatusOf(operation, Number(code));
-  if (code !== undefined && !declared) {
+  if (code !== undefined && !declaredStatusOf(operation, Number(code))) {
     return failure(operation.api, 400, `Prefer: code=${code} is not a status ${operation.operationId} declares; it declares ${statuses.join(", ")}`);
   }
-  // With no code, the example is looked for in the success answer first, then in the others, as Prism does.
-  const candidates = declared !== undefined ? [declared] : ["200", ...statuses.filter((status) => status !== "200")];
-  for (const status of candidates) {
-    const answer = declaredAnswer(operation, status, example, declared === undefined || !/XX$/.test(status) ? undefined : Number(code));
-    if (!answer) continue;
-    if (answer.status === 401) answer.headers["www-authenticate"] = challenge(operation.api);
-    return answer;
+  // With no code, the example is looked for in the success answer first, then in the others, as Prism does; a range
+  // (5XX) is then answered with its first code.
+  const candidates = code !== undefined ? [Number(code)] : ["200", ...statuses.filter((status) => status !== "200")].map(firstCodeOf);
+  for (const candidate of candidates) {
+    const answer = declaredAnswerFor(operation, candidate, example);
+    if (answer) return answer;
   }
-  const named = candidates.flatMap((status) => declaredAnswer(operation, status)?.exampleNames ?? []);
+  const named = candidates.flatMap((candidate) => declaredAnswerFor(operation, candidate)?.exampleNames ?? []);
   return failure(
     operation.api,
     400,
     `Prefer: example=${example} is not an example of ${operation.operationId}${code ? ` ${code}` : ""}; it has ${named.join(", ")}`,
   );
 }
+
+/** The first code a declared status covers: itself, or 500 for 5XX. */
+const firstCodeOf = (status: string): number => (/^\dXX$/.test(status) ? Number(status[0]) * 100 : Number(status));
