@@ -1,9 +1,31 @@
 // One error tree for everything the SDK throws. Messages carry what helps a human act, never a secret.
 import type { InterfaceDescriptor } from "../contract/interfaces.js";
 
+/** The call an error is about: `label` names it for people, `operationId` for code. */
+export interface CallName {
+  /** The operation id, method and path template (`getPipe GET /v1/...`), or the method and path of a `raw` call. */
+  readonly label: string;
+  /** The contract's operation id; undefined for a `raw` call to a path the contract does not have. */
+  readonly operationId: string | undefined;
+}
+
+export interface IngestionErrorOptions extends ErrorOptions {
+  /** The contract's id of the operation whose call failed, when the error is about a call. */
+  operationId?: string | undefined;
+}
+
 /** Base class of every error the SDK throws. */
 export class IngestionError extends Error {
   override name = "IngestionError";
+  /**
+   * The contract's id of the operation whose call failed (`getPipe`), to branch on in code; undefined when the error
+   * is not about a call (a client option), or is about a `raw` call to a path the contract does not have.
+   */
+  readonly operationId: string | undefined;
+  constructor(message?: string, options?: IngestionErrorOptions) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.operationId = options?.operationId;
+  }
 }
 
 /** A field that breaks the contract: a JSON pointer (`/streaming_max_insert_wait_ms`) and the rule in words. */
@@ -19,23 +41,29 @@ function listIssues(issues: readonly ValidationIssue[]): string {
 /** The request breaks the contract; nothing was sent. */
 export class RequestValidationError extends IngestionError {
   override name = "RequestValidationError";
+  /** The call's label: operation id, method and path template. */
+  readonly operation: string;
   constructor(
-    readonly operation: string,
+    call: CallName,
     readonly issues: readonly ValidationIssue[],
   ) {
-    super(`Invalid request for ${operation}, nothing was sent: ${listIssues(issues)}`);
+    super(`Invalid request for ${call.label}, nothing was sent: ${listIssues(issues)}`, { operationId: call.operationId });
+    this.operation = call.label;
   }
 }
 
 /** The response breaks the contract (only with `validateResponses: true`). */
 export class ResponseValidationError extends IngestionError {
   override name = "ResponseValidationError";
+  /** The call's label: operation id, method and path template. */
+  readonly operation: string;
   constructor(
-    readonly operation: string,
+    call: CallName,
     readonly issues: readonly ValidationIssue[],
     readonly requestId: string | undefined,
   ) {
-    super(`Response of ${operation} breaks the contract: ${listIssues(issues)}${requestSuffix(requestId)}`);
+    super(`Response of ${call.label} breaks the contract: ${listIssues(issues)}${requestSuffix(requestId)}`, { operationId: call.operationId });
+    this.operation = call.label;
   }
 }
 
@@ -43,15 +71,15 @@ export class ResponseValidationError extends IngestionError {
 export class ResponseTooLargeError extends ResponseValidationError {
   override name = "ResponseTooLargeError";
   constructor(
-    operation: string,
+    call: CallName,
     readonly limitBytes: number,
     requestId: string | undefined,
   ) {
-    super(operation, [{ path: "", message: `is larger than maxResponseBytes (${limitBytes} bytes); reading stopped there` }], requestId);
+    super(call, [{ path: "", message: `is larger than maxResponseBytes (${limitBytes} bytes); reading stopped there` }], requestId);
   }
 }
 
-/** No response arrived: the connection was refused, reset, or failed otherwise. */
+/** No response arrived: the connection was refused, reset, or failed otherwise (its options carry the `operationId`). */
 export class ConnectionError extends IngestionError {
   override name = "ConnectionError";
 }
@@ -78,17 +106,21 @@ export function printable(text: string, limit = 200): string {
 /** The server answered with an HTTP status of 400 or more. */
 export class ApiError extends IngestionError {
   override name = "ApiError";
+  /** The call's label: operation id, method and path template. */
+  readonly operation: string;
   constructor(
     readonly status: number,
     /** The parsed JSON body, or the text when it is not JSON. */
     readonly body: unknown,
     readonly headers: Headers,
+    /** The answer's request id: management's bodies carry one; alerting sends none, so it is undefined there. */
     readonly requestId: string | undefined,
-    operation: string,
+    call: CallName,
     /** The body's field with the server's words: `error` (management) or `message` (alerting). */
     errorKey?: string,
   ) {
-    super(`${operation} failed with HTTP ${status}${serverMessage(body, errorKey, headers)}${requestSuffix(requestId)}`);
+    super(`${call.label} failed with HTTP ${status}${serverMessage(body, errorKey, headers)}${requestSuffix(requestId)}`, { operationId: call.operationId });
+    this.operation = call.label;
   }
 }
 
@@ -161,8 +193,8 @@ export class RedirectError extends ApiError {
   override name = "RedirectError";
   /** The `Location` the server gave, if any (a browser hides it: then undefined). */
   readonly location: string | undefined;
-  constructor(status: number, headers: Headers, requestId: string | undefined, operation: string) {
-    super(status, undefined, headers, requestId, operation);
+  constructor(status: number, headers: Headers, requestId: string | undefined, call: CallName) {
+    super(status, undefined, headers, requestId, call);
     this.location = headers.get("location") ?? undefined;
     this.message += this.location === undefined ? ": a redirect, not followed" : `: a redirect to ${printable(this.location)}, not followed`;
   }
@@ -177,11 +209,11 @@ export class RateLimitError extends ApiError {
     body: unknown,
     headers: Headers,
     requestId: string | undefined,
-    operation: string,
+    call: CallName,
     errorKey: string | undefined,
     retryAfterMs: number | undefined,
   ) {
-    super(status, body, headers, requestId, operation, errorKey);
+    super(status, body, headers, requestId, call, errorKey);
     this.retryAfterMs = retryAfterMs;
     if (retryAfterMs !== undefined) this.message += `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
   }
@@ -201,10 +233,10 @@ export function apiErrorFor(
   body: unknown,
   headers: Headers,
   requestId: string | undefined,
-  operation: string,
+  call: CallName,
   retryAfterMs: number | undefined,
 ): ApiError {
-  if (status === 429) return new RateLimitError(status, body, headers, requestId, operation, api.errorKey, retryAfterMs);
+  if (status === 429) return new RateLimitError(status, body, headers, requestId, call, api.errorKey, retryAfterMs);
   const ErrorClass = status >= 500 ? InternalServerError : (errorByStatus[status] ?? ApiError);
-  return new ErrorClass(status, body, headers, requestId, operation, api.errorKey);
+  return new ErrorClass(status, body, headers, requestId, call, api.errorKey);
 }

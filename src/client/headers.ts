@@ -1,7 +1,7 @@
 // The headers a client sends: its own (Authorization, Accept, the User-Agent), the caller's default and per-call
 // ones, each checked before anything is sent.
 import { packageName, packageVersion } from "../../generated/package.js";
-import { IngestionError, RequestValidationError, type ValidationIssue } from "./errors.js";
+import { type CallName, IngestionError, RequestValidationError, type ValidationIssue } from "./errors.js";
 
 // RFC 9110 token characters for names; visible ASCII and spaces for values (fetch refuses the rest).
 const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -24,9 +24,9 @@ function headerIssues(headers: Record<string, string>): { checked: Record<string
  * A call's extra headers, with lowercase names (so the client's own replace them in any letter case), refused
  * before sending if fetch would refuse them mid-call or they could split a header.
  */
-export function checkedCallHeaders(label: string, headers: Record<string, string>): Record<string, string> {
+export function checkedCallHeaders(call: CallName, headers: Record<string, string>): Record<string, string> {
   const { checked, issues } = headerIssues(headers);
-  if (issues.length > 0) throw new RequestValidationError(label, issues);
+  if (issues.length > 0) throw new RequestValidationError(call, issues);
   return checked;
 }
 

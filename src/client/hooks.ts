@@ -1,6 +1,6 @@
 // The per-attempt hooks a client takes (`onRequest`, `onResponse`): what they see, and how a request hook's
 // changes are taken back. Both run for every attempt of typed calls and `raw` alike, from the policy fetch.
-import { IngestionError } from "./errors.js";
+import { type CallName, IngestionError } from "./errors.js";
 
 /** What a hook knows about the attempt it sees. */
 export interface AttemptContext {
@@ -34,7 +34,7 @@ export interface Hooks {
 /** The headers to send after `onRequest` saw the attempt: its changes, with `Authorization` put back. */
 export async function hookedHeaders(
   onRequest: NonNullable<Hooks["onRequest"]>,
-  label: string,
+  { label, operationId }: CallName,
   attempt: { method: string; url: string; headers: Record<string, string>; body: string | undefined },
   context: AttemptContext,
 ): Promise<Record<string, string>> {
@@ -44,12 +44,14 @@ export async function hookedHeaders(
   try {
     returned = await onRequest(request, context);
   } catch (error) {
-    throw new IngestionError(`${label}: the onRequest hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new IngestionError(`${label}: the onRequest hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operationId });
   }
   const final = returned ?? request;
-  if (!(final instanceof Request)) throw new IngestionError(`${label}: onRequest must return a Request or nothing`);
+  if (!(final instanceof Request)) throw new IngestionError(`${label}: onRequest must return a Request or nothing`, { operationId });
   if (final.method !== request.method || final.url !== request.url) {
-    throw new IngestionError(`${label}: onRequest may change headers only; it returned a request for ${final.method} ${new URL(final.url).pathname}`);
+    throw new IngestionError(`${label}: onRequest may change headers only; it returned a request for ${final.method} ${new URL(final.url).pathname}`, {
+      operationId,
+    });
   }
   const headers = Object.fromEntries(final.headers);
   headers.authorization = attempt.headers.authorization as string;
@@ -59,13 +61,13 @@ export async function hookedHeaders(
 /** Runs `onResponse`, turning what it throws into the call's IngestionError. */
 export async function runResponseHook(
   onResponse: NonNullable<Hooks["onResponse"]>,
-  label: string,
+  { label, operationId }: CallName,
   response: Response,
   context: ResponseContext,
 ): Promise<void> {
   try {
     await onResponse(response, context);
   } catch (error) {
-    throw new IngestionError(`${label}: the onResponse hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new IngestionError(`${label}: the onResponse hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operationId });
   }
 }

@@ -4,19 +4,24 @@
 // SDK sends.
 
 import { requestIdHeader } from "../contract/interfaces.js";
-import { ConnectionError, IngestionError, printable, RedirectError, ResponseTooLargeError, ResponseValidationError, TimeoutError } from "./errors.js";
+import {
+  type CallName,
+  ConnectionError,
+  IngestionError,
+  printable,
+  RedirectError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  TimeoutError,
+} from "./errors.js";
 import type { OwnHeaders } from "./headers.js";
 import { type AttemptContext, type Hooks, hookedHeaders, runResponseHook } from "./hooks.js";
 import type { Log } from "./logging.js";
 import type { CredentialQueue, RateLimit } from "./rate-limit.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";
 
-/** How one call is sent: named for errors and log lines, with its timeout and retries. */
-export interface CallPolicy {
-  /** Names the call in errors and log lines: the operationId, method and path template. */
-  label: string;
-  /** The operation, for the hooks; undefined for a `raw` call to a path the contract does not have. */
-  operationId: string | undefined;
+/** How one call is sent: named for errors, hooks and log lines, with its timeout and retries. */
+export interface CallPolicy extends CallName {
   timeoutMs: number;
   maxRetries: number;
 }
@@ -94,7 +99,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
   return async function policyFetch(call: OutgoingCall): Promise<Response> {
     const { signal: caller, policy } = call;
     if (caller?.aborted) throw caller.reason;
-    const { label, timeoutMs, maxRetries } = policy;
+    const { timeoutMs, maxRetries } = policy;
     const headers = headersOf(call);
     const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual" };
     const idempotent = isIdempotent(call.method);
@@ -103,7 +108,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
     let requeued = false;
     for (let retry = 0; ; retry++) {
       // Every attempt waits for its turn; an abort while waiting leaves the queue and sends nothing.
-      const turn = queue.turn(rateLimit, caller, requeued, maxRateLimitWaitMs, label);
+      const turn = queue.turn(rateLimit, caller, requeued, maxRateLimitWaitMs, policy);
       if (turn) {
         const queuedAt = log ? Date.now() : 0;
         await turn;
@@ -111,7 +116,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       }
       requeued = false;
       // The hook sees each attempt before its time starts; what it returns is not kept for the next one.
-      if (onRequest) init.headers = await hookedHeaders(onRequest, label, { ...call, headers }, attemptContext(policy, retry));
+      if (onRequest) init.headers = await hookedHeaders(onRequest, policy, { ...call, headers }, attemptContext(policy, retry));
       const started = Date.now();
       queue.sent(started);
       // One attempt: the response and its whole body within `timeoutMs`, from one controller fed by the timer and
@@ -130,12 +135,12 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         // elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with status 0.
         if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
           await response.body?.cancel();
-          throw new RedirectError(response.status, response.headers, requestIdOf(response, undefined, noBody), label);
+          throw new RedirectError(response.status, response.headers, requestIdOf(response, undefined, noBody), policy);
         }
-        keepBody(response, await readText(response, maxResponseBytes, label));
+        keepBody(response, await readText(response, maxResponseBytes, policy));
       } catch (error) {
         if (caller?.aborted) throw caller.reason;
-        failure = attemptFailure(error, controller.signal, label, timeoutMs);
+        failure = attemptFailure(error, controller.signal, policy);
       } finally {
         clearTimeout(timer);
         if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
@@ -155,10 +160,10 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       }
       if (response.ok) {
         log?.("info", outcome(call, retry, maxRetries, response, started, requestIdField));
-        if (onResponse) await runResponseHook(onResponse, label, rereadable(response), { ...attemptContext(policy, retry), willRetry: false });
+        if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: false });
         const body = bodyOf(response);
         // A successful body that is not JSON is not the contract's, whoever reads it (openapi-fetch would throw a bare SyntaxError).
-        if (body.text !== "" && !body.isJson) throw notJson(label, response, body, requestIdField);
+        if (body.text !== "" && !body.isJson) throw notJson(policy, response, body, requestIdField);
         return response;
       }
       const limited = response.status === 429;
@@ -168,7 +173,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       if (limited) queue.limited(waitMs as number, rateLimit, started);
       const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= maxRateLimitWaitMs);
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
-      if (onResponse) await runResponseHook(onResponse, label, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });
+      if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });
       if (!again) return response;
       if (limited) requeued = true;
       else await sleep(waitMs ?? backoffMs(retry), caller);
@@ -181,11 +186,11 @@ function attemptContext({ operationId }: CallPolicy, retry: number): AttemptCont
 }
 
 /** Why an attempt failed, as the error the caller gets: a policy error as it is, else a timeout or a connection failure. */
-function attemptFailure(error: unknown, signal: AbortSignal, label: string, timeoutMs: number): IngestionError {
+function attemptFailure(error: unknown, signal: AbortSignal, { label, operationId, timeoutMs }: CallPolicy): IngestionError {
   if (error instanceof IngestionError) return error;
   // The controller aborts for the caller (handled before this) or for the timer.
-  if (signal.aborted) return new TimeoutError(`${label} timed out after ${timeoutMs} ms`);
-  return new ConnectionError(`${label} got no complete response: ${describeFailure(error)}`, { cause: error });
+  if (signal.aborted) return new TimeoutError(`${label} timed out after ${timeoutMs} ms`, { operationId });
+  return new ConnectionError(`${label} got no complete response: ${describeFailure(error)}`, { cause: error, operationId });
 }
 
 function abortAttempt(controller: AbortController): void {
@@ -208,19 +213,19 @@ function outcome(call: OutgoingCall, retry: number, maxRetries: number, response
  * whole, the fast way; one that is compressed or of unknown length is counted as it streams in, so a
  * compression bomb or an endless body stops at the limit instead of filling memory.
  */
-function readText(response: Response, limit: number, label: string): Promise<string> {
+function readText(response: Response, limit: number, call: CallName): Promise<string> {
   const { headers } = response;
   const length = headers.get("content-length");
   const compressed = headers.has("content-encoding");
   // Not an async function, so the common case costs no promise and no suspended frame of its own.
   if (length !== null && !compressed && Number(length) <= limit) return response.text();
-  return readCountedText(response, length !== null && !compressed, limit, label);
+  return readCountedText(response, length !== null && !compressed, limit, call);
 }
 
-async function readCountedText(response: Response, tooLong: boolean, limit: number, label: string): Promise<string> {
+async function readCountedText(response: Response, tooLong: boolean, limit: number, call: CallName): Promise<string> {
   if (tooLong) {
     await response.body?.cancel();
-    throw new ResponseTooLargeError(label, limit, undefined);
+    throw new ResponseTooLargeError(call, limit, undefined);
   }
   const reader = response.body?.getReader();
   if (!reader) return "";
@@ -233,7 +238,7 @@ async function readCountedText(response: Response, tooLong: boolean, limit: numb
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      throw new ResponseTooLargeError(label, limit, undefined);
+      throw new ResponseTooLargeError(call, limit, undefined);
     }
     text += decoder.decode(value, { stream: true });
   }
@@ -275,10 +280,10 @@ function keptJson(this: Response): Promise<unknown> {
   return isJson ? Promise.resolve(json) : Promise.reject(new SyntaxError("the body is not JSON"));
 }
 
-function notJson(label: string, response: Response, { text }: ReadBody, requestIdField: string | undefined): ResponseValidationError {
+function notJson(call: CallName, response: Response, { text }: ReadBody, requestIdField: string | undefined): ResponseValidationError {
   const kind = response.headers.get("content-type") ?? "no content type";
   return new ResponseValidationError(
-    label,
+    call,
     [{ path: "", message: `is not JSON (${kind}): ${JSON.stringify(text.slice(0, 80))}` }],
     requestIdOf(response, requestIdField),
   );

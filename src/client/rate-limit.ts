@@ -4,7 +4,7 @@
 // default, or a store that several processes share (`ingestion-api/redis`).
 
 import type { InterfaceDescriptor } from "../contract/interfaces.js";
-import { RateLimitError } from "./errors.js";
+import { type CallName, RateLimitError } from "./errors.js";
 
 /** At most `requests` sends in any window of `intervalMs`. */
 export interface RateLimit {
@@ -111,7 +111,7 @@ export const processRateLimitStore: RateLimitStore = createMemoryRateLimitStore(
 interface Waiter {
   limit: RateLimit | undefined;
   maxWaitMs: number;
-  label: string;
+  call: CallName;
   resolve(): void;
   reject(reason: unknown): void;
   signal: AbortSignal | undefined;
@@ -143,24 +143,24 @@ export class CredentialQueue {
    * or with a RateLimitError when a 429's pause would outlast `maxWaitMs`. `front` puts a call that got a 429 back
    * at the head of the queue.
    */
-  turn(limit: RateLimit | undefined, signal: AbortSignal | undefined, front: boolean, maxWaitMs: number, label: string): Promise<void> | undefined {
+  turn(limit: RateLimit | undefined, signal: AbortSignal | undefined, front: boolean, maxWaitMs: number, call: CallName): Promise<void> | undefined {
     if (signal?.aborted) return Promise.reject(signal.reason);
     // With nobody waiting, the call asks the store itself: most calls go at once, without a promise or a timer.
     const turn = this.#waiters.length === 0 ? this.#store.take(this.#key, this.#effective(limit)) : undefined;
     if (turn === 0) return undefined;
-    const waiter = { limit, maxWaitMs, label, signal, front };
+    const waiter = { limit, maxWaitMs, call, signal, front };
     if (turn instanceof Promise) return turn.then((later) => (later === 0 ? undefined : this.#wait(waiter, later)));
     return this.#wait(waiter, turn);
   }
 
   /** Queues a call; `denied` is the store's answer it already got, if any. */
   #wait(
-    { limit, maxWaitMs, label, signal, front }: Pick<Waiter, "limit" | "maxWaitMs" | "label" | "signal"> & { front: boolean },
+    { limit, maxWaitMs, call, signal, front }: Pick<Waiter, "limit" | "maxWaitMs" | "call" | "signal"> & { front: boolean },
     denied: Exclude<Turn, 0> | undefined,
   ): Promise<void> {
-    if (denied?.paused && denied.waitMs > maxWaitMs) return Promise.reject(pausedTooLong(label, denied.waitMs, maxWaitMs));
+    if (denied?.paused && denied.waitMs > maxWaitMs) return Promise.reject(pausedTooLong(call, denied.waitMs, maxWaitMs));
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { limit, maxWaitMs, label, resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { limit, maxWaitMs, call, resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
           this.#remove(waiter);
@@ -275,7 +275,7 @@ export class CredentialQueue {
         }
         if (turn.paused) {
           for (const waiter of [...this.#waiters]) {
-            if (turn.waitMs > waiter.maxWaitMs) this.#release(waiter, pausedTooLong(waiter.label, turn.waitMs, waiter.maxWaitMs));
+            if (turn.waitMs > waiter.maxWaitMs) this.#release(waiter, pausedTooLong(waiter.call, turn.waitMs, waiter.maxWaitMs));
           }
           if (this.#waiters.length === 0) return;
         }
@@ -298,9 +298,9 @@ function bestEffort(write: () => void | Promise<void>): void {
 }
 
 /** The error of a call that would wait longer than it may for a 429's pause: nothing was sent. */
-function pausedTooLong(label: string, waitMs: number, maxWaitMs: number): RateLimitError {
-  const error = new RateLimitError(429, undefined, new Headers(), undefined, label, undefined, waitMs);
-  error.message = `${label} was not sent: the server's rate limit pauses this credential for ${Math.ceil(waitMs / 1000)} s, longer than maxRateLimitWaitMs (${maxWaitMs} ms)`;
+function pausedTooLong(call: CallName, waitMs: number, maxWaitMs: number): RateLimitError {
+  const error = new RateLimitError(429, undefined, new Headers(), undefined, call, undefined, waitMs);
+  error.message = `${call.label} was not sent: the server's rate limit pauses this credential for ${Math.ceil(waitMs / 1000)} s, longer than maxRateLimitWaitMs (${maxWaitMs} ms)`;
   return error;
 }
 

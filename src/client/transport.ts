@@ -9,7 +9,7 @@ import type { HttpMethod, PathsWithMethod, RequestBodyJSON, SuccessResponseJSON 
 import type { InterfaceDescriptor } from "../contract/interfaces.js";
 import { ApiPromise, type Outcome, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
-import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
+import { apiErrorFor, type CallName, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
 import { checkedCallHeaders } from "./headers.js";
 import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf, rereadable } from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
@@ -147,11 +147,11 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     const params = query ? { ...pathParams, ...query } : (pathParams ?? {});
     const paramIssues = validators.params ? issuesOf(validators.params, params) : [];
     const bodyIssues = validators.body ? issuesOf(validators.body, init.body) : [];
-    if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(policy.label, [...paramIssues, ...bodyIssues]);
+    if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(policy, [...paramIssues, ...bodyIssues]);
   }
 
   /** A response the policy fetch returned, as the call's result or its error; `validate` checks a 200's body. */
-  function resultOf({ policy: { label } }: Route, response: Response, validate: Validator | undefined): WithResponse<unknown> {
+  function resultOf({ policy }: Route, response: Response, validate: Validator | undefined): WithResponse<unknown> {
     const body = bodyOf(response);
     const requestId = requestIdOf(response, api.requestIdField, body);
     if (!response.ok) {
@@ -161,18 +161,18 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
         body.isJson ? body.json : body.text || undefined,
         response.headers,
         requestId,
-        label,
+        policy,
         requestedWaitMs(response.headers),
       );
     }
     if (validate) {
       const issues = issuesOf(validate, body.json);
-      if (issues.length > 0) throw new ResponseValidationError(label, issues, requestId);
+      if (issues.length > 0) throw new ResponseValidationError(policy, issues, requestId);
     }
     const envelope = body.json;
     if (!envelope || typeof envelope !== "object" || !(api.envelope in envelope)) {
       const seen = body.text === "" ? "the body is empty" : "is required";
-      throw new ResponseValidationError(label, [{ path: `/${api.envelope}`, message: seen }], requestId);
+      throw new ResponseValidationError(policy, [{ path: `/${api.envelope}`, message: seen }], requestId);
     }
     return { data: (envelope as Record<string, unknown>)[api.envelope], response, requestId };
   }
@@ -185,14 +185,14 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       if (config.validateRequests) validate(route, init);
       const query = init.params?.query;
       // openapi-fetch's createFinalURL, without its work for a query that is not there (most calls have none).
-      const path = fillSegments(route.segments, init.params?.path, route.policy.label);
+      const path = fillSegments(route.segments, init.params?.path, route.policy);
       const search = query === undefined ? "" : querySerializer(query);
       const url = search === "" ? path : `${path}?${search}`;
       const response = await send({
         method,
         url,
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy.label, options.headers),
+        headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy, options.headers),
         signal: options.signal,
         policy: policyOf(route, options),
       });
@@ -214,10 +214,9 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
     const path = pathOf(request.url);
     let route: Route | undefined;
     for (const candidate of (routes ?? (await routesLoading))[request.method]?.values() ?? []) if (candidate.pattern.test(path)) route = candidate;
-    const label = route?.policy.label ?? `${request.method} ${path}`;
     // openapi-fetch fills the template only when the call gives path parameters; without any, it is sent as it is.
     if (route && decodeURIComponent(path) === basePath + route.template) {
-      throw new RequestValidationError(label, [{ path: route.template, message: "has a path parameter without a value" }]);
+      throw new RequestValidationError(route.policy, [{ path: route.template, message: "has a path parameter without a value" }]);
     }
     const response = await send({
       method: request.method,
@@ -225,13 +224,29 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       body: request.body === null ? undefined : await request.text(),
       headers: Object.fromEntries(request.headers),
       signal: request.signal,
-      policy: route?.policy ?? { label, operationId: undefined, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries },
+      policy: route?.policy ?? { label: `${request.method} ${path}`, operationId: undefined, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries },
     });
     // openapi-fetch reads the body again, which the policy has read already.
     return rereadable(response);
   }
 
   const client = createClient<Paths>({ baseUrl, fetch: rawFetch, pathSerializer: fillPath, querySerializer });
+  // openapi-fetch fills the path (fillPath) before it says the method: a value refused there is named here, where
+  // both are known, by the operation they make.
+  const named = async (error: unknown, method: string, template: string): Promise<unknown> => {
+    if (!(error instanceof RequestValidationError) || error.operationId !== undefined) return error;
+    const route = (routes ?? (await routesLoading.catch(() => undefined)))?.[method]?.get(template);
+    return route ? new RequestValidationError(route.policy, error.issues) : error;
+  };
+  const rawMethods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
+  for (const method of rawMethods) {
+    const call = client[method] as (template: string, init?: unknown) => Promise<unknown>;
+    (client as unknown as Record<string, unknown>)[method] = (template: string, init?: unknown) =>
+      call(template, init).catch(async (error: unknown) => Promise.reject(await named(error, method, template)));
+  }
+  const request = client.request as (method: string, template: string, init?: unknown) => Promise<unknown>;
+  (client as unknown as Record<string, unknown>).request = (method: string, template: string, init?: unknown) =>
+    request(method, template, init).catch(async (error: unknown) => Promise.reject(await named(error, method.toUpperCase(), template)));
   const refuseMiddleware = () => {
     throw new IngestionError(
       "raw.use() and raw.eject() are not supported: openapi-fetch middleware sees one call, not each attempt, and typed calls do not pass through it; pass onRequest and onResponse to the client instead, which see every attempt of typed calls and raw alike",
@@ -297,18 +312,18 @@ function fillPath(template: string, params: Record<string, unknown>): string {
     segments = segmentsOf(template);
     templates.set(template, segments);
   }
-  return fillSegments(segments, params, pathOf(template));
+  return fillSegments(segments, params, { label: pathOf(template), operationId: undefined });
 }
 
-/** Fills a template split by segmentsOf; `operation` names the call in the error a missing or bad value gets. */
-function fillSegments(segments: string[], params: Record<string, unknown> | undefined, operation: string): string {
+/** Fills a template split by segmentsOf; `call` names the call in the error a missing or bad value gets. */
+function fillSegments(segments: string[], params: Record<string, unknown> | undefined, call: CallName): string {
   let path = segments[0] as string;
   for (let index = 1; index < segments.length; index += 2) {
     const name = segments[index] as string;
     const value = params?.[name];
-    if (value === undefined || value === null || value === "") throw pathIssue(operation, name, "is required");
+    if (value === undefined || value === null || value === "") throw pathIssue(call, name, "is required");
     const text = String(value);
-    if (text === "." || text === "..") throw pathIssue(operation, name, 'must not be "." or ".."');
+    if (text === "." || text === "..") throw pathIssue(call, name, 'must not be "." or ".."');
     // An id is almost always made of characters encodeURIComponent keeps: then it would only copy the text.
     if (unreserved.test(text)) {
       path += text + segments[index + 1];
@@ -317,7 +332,7 @@ function fillSegments(segments: string[], params: Record<string, unknown> | unde
     try {
       path += encodeURIComponent(text) + segments[index + 1];
     } catch {
-      throw pathIssue(operation, name, "is not valid Unicode text (it has a lone surrogate)");
+      throw pathIssue(call, name, "is not valid Unicode text (it has a lone surrogate)");
     }
   }
   return path;
@@ -325,6 +340,6 @@ function fillSegments(segments: string[], params: Record<string, unknown> | unde
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-function pathIssue(operation: string, name: string, message: string): RequestValidationError {
-  return new RequestValidationError(operation, [{ path: `/${name}`, message }]);
+function pathIssue(call: CallName, name: string, message: string): RequestValidationError {
+  return new RequestValidationError(call, [{ path: `/${name}`, message }]);
 }
