@@ -198,3 +198,24 @@ it("a client option's error is about no call: operationId is undefined", () => {
   expect(error).toBeInstanceOf(IngestionError);
   expect((error as IngestionError).operationId).toBeUndefined();
 });
+
+describe("an error's request id", () => {
+  const header = { "x-request-id": "from-the-header" };
+
+  it("is the body's field where management's body carries one, over the header", async () => {
+    const client = await management([json(404, { status: 404, error: "no", requestId }, header)]);
+    expect(((await failureOf(client.pipes.get(pipe))) as ApiError).requestId).toBe(requestId);
+  });
+
+  it.each([
+    ["an empty body", text(502, "", "text/plain", header)],
+    ["a JSON null", json(502, null, header)],
+    ["a JSON string", json(502, "Bad Gateway", header)],
+    ["a body whose requestId is not text", json(502, { status: 502, error: "no", requestId: 7 }, header)],
+  ])("is the X-Request-Id header for %s", async (_kind, step) => {
+    const client = await management([step]);
+    const error = (await failureOf(client.pipes.get(pipe))) as ApiError;
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect(error.requestId).toBe("from-the-header");
+  });
+});
