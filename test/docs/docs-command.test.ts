@@ -3,20 +3,21 @@
 // user's cache, then served from the cache, or found installed beside the package. Needs build/docs (npm run build).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 
-const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string; files: string[]; dependencies: Record<string, string> };
-const { version } = manifest;
+const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
 const companion = "ingestion-api-docs";
 
 let work: string;
-let consumer: string;
+/** The package as npm installs its tarball: the shipped files alone, its dependencies beside it. */
+let project: ConsumerProject;
 let tarball: Buffer;
 let registry: Server;
 let registryUrl: string;
@@ -24,12 +25,7 @@ const registryRequests: string[] = [];
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "ingestion-api-docs-command-"));
-  // The package as npm installs its tarball: the shipped files alone, its dependencies beside it.
-  consumer = join(work, "consumer");
-  const installed = join(consumer, "node_modules", "ingestion-api");
-  mkdirSync(installed, { recursive: true });
-  for (const path of ["package.json", ...manifest.files]) cpSync(join(root, path), join(installed, path), { recursive: true });
-  for (const dependency of Object.keys(manifest.dependencies)) symlinkSync(join(root, "node_modules", dependency), join(consumer, "node_modules", dependency));
+  project = createConsumerProject();
 
   const packed = spawnSync(process.execPath, [join(root, "scripts", "docs-package.mjs")], { cwd: root, encoding: "utf8", timeout: 120_000 });
   expect(packed.status, packed.stderr).toBe(0);
@@ -58,6 +54,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => registry?.close(resolve));
   rmSync(work, { recursive: true, force: true });
+  project?.remove();
 });
 
 interface Running {
@@ -77,8 +74,8 @@ function start(home: string, args: string[] = [], registry = registryUrl): Promi
     npm_config_registry: registry,
     npm_config_update_notifier: "false",
   };
-  const child = spawn(process.execPath, [join(consumer, "node_modules", "ingestion-api", "dist", "cli.js"), "docs", "--port", "0", ...args], {
-    cwd: consumer,
+  const child = spawn(process.execPath, [join(project.installed, "dist", "cli.js"), "docs", "--port", "0", ...args], {
+    cwd: project.dir,
     env,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -154,7 +151,7 @@ describe("npx ingestion-api docs, from the installed package", () => {
   });
 
   it("serves the companion installed beside it without fetching, and the sandbox beside the pages with --sandbox", async () => {
-    const installed = join(consumer, "node_modules", companion);
+    const installed = join(project.dir, "node_modules", companion);
     mkdirSync(installed, { recursive: true });
     const untar = spawnSync("tar", ["-xzf", join(root, "build", `${companion}-${version}.tgz`), "-C", installed, "--strip-components=1"]);
     expect(untar.status).toBe(0);

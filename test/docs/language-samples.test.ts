@@ -3,7 +3,6 @@
 // example, signs in as it says, prints the 200 answer, and on an error status prints the status and exits non-zero.
 // Python runs on the system python3 (standard library only); Go builds every program in one `go build`. Locally a
 // language whose toolchain is missing is skipped with a one-line reason; in CI (CI=true) that is a failure instead.
-import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,23 +12,16 @@ import { operationsOf } from "../../src/contract/openapi.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { bundles } from "../support/bundles.js";
+import { authorizationOf } from "../support/credentials.js";
 import { type Operation, operations } from "../support/operations.js";
+import { type Collected, spawnAndCollect } from "../support/processes.js";
 import { type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
+import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 
-const runsWhere = (candidates: string[], versionFlag: string) => candidates.find((command) => spawnSync(command, [versionFlag]).status === 0);
-const python3 = runsWhere(["/usr/bin/python3", "python3"], "--version");
-const go = runsWhere(["go", "/usr/bin/go"], "version");
-const missing = {
-  python: "skipping the Python samples: no python3 (apt-get install python3); CI fails instead",
-  go: "skipping the Go samples: no go (apt-get install golang-go); CI fails instead",
-};
-for (const [language, found] of [
-  ["python", python3],
-  ["go", go],
-] as const) {
-  if (!found && process.env.CI === "true") throw new Error(`${missing[language]}, and CI=true`);
-  if (!found) console.warn(missing[language]);
-}
+const python3 = commandThatRuns(["/usr/bin/python3", "python3"], ["--version"]);
+const go = commandThatRuns(["go", "/usr/bin/go"], ["version"]);
+skipOrFailInCi(python3 ? undefined : "skipping the Python samples: no python3 (apt-get install python3)");
+skipOrFailInCi(go ? undefined : "skipping the Go samples: no go (apt-get install golang-go)");
 
 const entryOf = (o: Operation) => operationsOf(bundles[o.api]).find((entry) => entry.operationId === o.operationId)!;
 const defaultBase = (o: Operation) => bundles[o.api].servers[0].variables[o.api === "management" ? "base_url" : "alerts_url"].default as string;
@@ -45,43 +37,20 @@ const awkward = (() => {
   return { o, body: { ...(o.example.body as object), message: `"quoted", \`raw\`, C:\\path, line\nbreak, café ✓` } };
 })();
 
-/** The environment the samples read their credentials from, right (the sandbox's) or wrong. */
+/** The environment the samples run in, with their credentials right (the sandbox's) or wrong. */
 const credentialsEnv = (right: boolean) => ({
+  ...process.env,
   INGESTION_API_KEY_ID: sandboxCredentials.keyId,
   INGESTION_API_KEY_SECRET: right ? sandboxCredentials.keySecret : "not-the-secret",
   INGESTION_ALERTS_TOKEN: right ? sandboxCredentials.token : "not-the-token",
 });
-const authorization = (o: Operation) =>
-  o.api === "management" ? `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}` : `Bearer ${sandboxCredentials.token}`;
-
-interface Run {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to its end (asynchronously, so runs overlap), with `input` on its stdin. */
-function run(
-  command: string,
-  args: string[],
-  { input = "", env = {}, cwd }: { input?: string; env?: Record<string, string>; cwd?: string } = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+const authorization = (o: Operation) => authorizationOf(sandboxCredentials)[o.api];
 
 // The Go programs: one module of one program per sample, which one `go build` compiles, in parallel and while the
 // Python samples run, with a cache kept across runs under the OS temp dir. Only the standard library: nothing is
 // downloaded (GOPROXY=off).
 const goEnv = {
+  ...process.env,
   GOCACHE: join(tmpdir(), "ingestion-api-go-cache"),
   GOPATH: join(tmpdir(), "ingestion-api-go-path"),
   GOFLAGS: "",
@@ -96,7 +65,7 @@ const goPrograms = [
   { o: awkward.o, variant: "awkward" as const, label: "go-awkward" },
 ];
 let goWork = "";
-let goBuilt: Promise<Run>;
+let goBuilt: Promise<Collected>;
 
 function startGoBuild() {
   goWork = mkdtempSync(join(tmpdir(), "ingestion-api-go-samples-"));
@@ -110,7 +79,7 @@ function startGoBuild() {
     });
     writeFileSync(join(goWork, label, "main.go"), source);
   }
-  goBuilt = run(go!, ["build", "-o", `${join(goWork, "bin")}/`, "./..."], { cwd: goWork, env: goEnv });
+  goBuilt = spawnAndCollect(go!, ["build", "-o", `${join(goWork, "bin")}/`, "./..."], { cwd: goWork, env: goEnv });
 }
 
 let sandbox: Sandbox;
@@ -153,7 +122,7 @@ const baseOf = (label: string) => `${proxy.url}/${label}`;
  * sandbox's credentials, once, and printed the sandbox's 200 answer, whole: the operation's declared 200 answer, about
  * the example's resource (the one it read, or one made of the example body).
  */
-function expectExampleExchange(o: Operation, label: string, { status, stdout, stderr }: Run) {
+function expectExampleExchange(o: Operation, label: string, { status, stdout, stderr }: Collected) {
   expect(status, stderr + stdout).toBe(0);
   const sent = proxy.requests.filter((request) => request.url.startsWith(`/${label}/`));
   expect(sent).toHaveLength(1);
@@ -187,7 +156,7 @@ function expectExampleExchange(o: Operation, label: string, { status, stdout, st
 }
 
 /** That a sample that got a 401 (wrong credentials) exited with 1, printing the status and the sandbox's answer. */
-function expectFailure(label: string, { status, stdout, stderr }: Run) {
+function expectFailure(label: string, { status, stdout, stderr }: Collected) {
   const [answer] = answers.get(label) ?? [];
   expect(answer?.status).toBe(401);
   expect(status, stdout).toBe(1);
@@ -196,7 +165,7 @@ function expectFailure(label: string, { status, stdout, stderr }: Run) {
 }
 
 /** That the awkward body arrived as it was, and the sandbox made the alert of it. */
-function expectAwkwardBody(label: string, { status, stdout, stderr }: Run) {
+function expectAwkwardBody(label: string, { status, stdout, stderr }: Collected) {
   expect(status, stderr + stdout).toBe(0);
   const [request] = proxy.requests.filter((candidate) => candidate.url.startsWith(`/${label}/`));
   expect(JSON.parse(request!.body)).toEqual(awkward.body);
@@ -204,7 +173,7 @@ function expectAwkwardBody(label: string, { status, stdout, stderr }: Run) {
 }
 
 describe.skipIf(!python3)("the Python samples", () => {
-  const runPython = (source: string, right = true) => run(python3!, ["-"], { input: source, env: credentialsEnv(right) });
+  const runPython = (source: string, right = true) => spawnAndCollect(python3!, ["-"], { input: source, env: credentialsEnv(right) });
 
   it.each(table)("%s: the docs' script sends its example request and prints the 200 answer", async (operationId, o) => {
     const label = `python-${operationId}`;
@@ -238,19 +207,19 @@ describe.skipIf(!python3)("the Python samples", () => {
 
 describe.skipIf(!go)("the Go samples", () => {
   /** Runs a built program, once the build is done (failing with its output if it failed). */
-  async function runGo(label: string, right = true): Promise<Run> {
+  async function runGo(label: string, right = true): Promise<Collected> {
     const build = await goBuilt;
     expect(build.status, build.stderr).toBe(0);
     expect(existsSync(join(goWork, "bin", label))).toBe(true);
-    return run(join(goWork, "bin", label), [], { env: credentialsEnv(right) });
+    return spawnAndCollect(join(goWork, "bin", label), [], { env: credentialsEnv(right) });
   }
 
   it("are as gofmt formats them, and go vet finds nothing in them", async () => {
-    const goroot = (await run(go!, ["env", "GOROOT"], { env: goEnv })).stdout.trim();
-    const gofmt = await run(join(goroot, "bin", "gofmt"), ["-l", "."], { cwd: goWork });
+    const goroot = (await spawnAndCollect(go!, ["env", "GOROOT"], { env: goEnv })).stdout.trim();
+    const gofmt = await spawnAndCollect(join(goroot, "bin", "gofmt"), ["-l", "."], { cwd: goWork });
     expect(gofmt.status, gofmt.stderr).toBe(0);
     expect(gofmt.stdout, "files gofmt would change").toBe("");
-    const vet = await run(go!, ["vet", "./..."], { cwd: goWork, env: goEnv });
+    const vet = await spawnAndCollect(go!, ["vet", "./..."], { cwd: goWork, env: goEnv });
     expect(vet.status, vet.stderr).toBe(0);
   }, 120_000);
 

@@ -1,11 +1,10 @@
 // Hostile servers and inputs, replayed against the built package (dist/) with scripted loopback servers: the
 // promises of SECURITY.md, each asserted with the requests the servers saw, the bytes they sent and the heap.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { spawnAndCollect } from "../support/processes.js";
 import { json, type ScriptedServer, type Step, startScriptedServer } from "../support/scripted-server.js";
 import { alertId, keyId, keySecret, pipe, settingsEnvelope, tileAlert, token } from "../support/sdk-fixtures.js";
 
@@ -76,15 +75,12 @@ describe("a redirect is not followed: it is a RedirectError with the status and 
 
 /** Runs the memory probe against `url` in a child process, with --expose-gc. */
 async function probe(url: string, limit: number | "default") {
-  const child = spawn(process.execPath, ["--expose-gc", "test/hardening/memory-probe.mjs", url, String(limit)], {
+  const { status, stdout } = await spawnAndCollect(process.execPath, ["--expose-gc", "test/hardening/memory-probe.mjs", url, String(limit)], {
     cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
+    stderr: "inherit",
   });
-  let output = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-  const [code] = await once(child, "exit");
-  expect(code).toBe(0);
-  return JSON.parse(output) as { error?: string; message?: string; heapGrowthBytes: number; milliseconds: number };
+  expect(status).toBe(0);
+  return JSON.parse(stdout) as { error?: string; message?: string; heapGrowthBytes: number; milliseconds: number };
 }
 
 /** A server step that writes chunks as fast as the client takes them, until the client goes; counts the bytes. */

@@ -1,11 +1,10 @@
 // Load: 2,000 calls in flight all succeed, 5,000 sequential calls keep the heap flat, and the client's
 // process exits on its own (no socket or timer left behind). The client runs in a child process.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { operation } from "../support/operations.js";
+import { spawnAndCollect } from "../support/processes.js";
 import { json, type ScriptedServer, startScriptedServer } from "../support/scripted-server.js";
 import { pipe, settingsEnvelope } from "../support/sdk-fixtures.js";
 
@@ -18,19 +17,15 @@ afterAll(() => server.close());
 it("2,000 calls in flight succeed, 5,000 sequential calls grow the heap by less than 20 MB, and the process exits by itself", async () => {
   expect(existsSync(`${root}/dist/index.js`), "run `npm run build` first: the probe loads the built package").toBe(true);
   const settings = JSON.stringify(operation("updatePipeSettings").example.body);
-  const probe = spawn(process.execPath, ["--expose-gc", "test/hardening/load-probe.mjs", server.url, JSON.stringify(pipe), settings], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let output = "";
-  probe.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   // Exiting on its own is part of the verdict: a leftover socket or timer would keep it alive.
-  const killer = setTimeout(() => probe.kill("SIGKILL"), 90_000);
-  const [code, signal] = await once(probe, "exit");
-  clearTimeout(killer);
-  expect({ code, signal }).toEqual({ code: 0, signal: null });
+  const { status, signal, stdout } = await spawnAndCollect(
+    process.execPath,
+    ["--expose-gc", "test/hardening/load-probe.mjs", server.url, JSON.stringify(pipe), settings],
+    { cwd: root, stderr: "inherit", timeout: 90_000, killSignal: "SIGKILL" },
+  );
+  expect({ status, signal }).toEqual({ status: 0, signal: null });
 
-  const report = JSON.parse(output);
+  const report = JSON.parse(stdout);
   expect(report.failures).toEqual([]);
   expect(report.inFlight).toBe(2_000);
   expect(report.heapGrowthBytes).toBeLessThan(20 * 1024 * 1024);

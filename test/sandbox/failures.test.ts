@@ -7,6 +7,7 @@ import { rateLimitsOf } from "../../src/sandbox/rate-limit.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { bundles, resolve, validateAgainst } from "../support/bundles.js";
+import { authorizationOf } from "../support/credentials.js";
 import { type Operation, operation, operations } from "../support/operations.js";
 import { sandboxCredentials } from "../support/sandbox.js";
 import { alertId, pipe } from "../support/sdk-fixtures.js";
@@ -18,8 +19,7 @@ beforeAll(async () => {
 afterAll(() => sandbox?.close());
 afterEach(() => sandbox.faults.clear());
 
-const authorization = (o: Operation) =>
-  o.api === "management" ? `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}` : `Bearer ${sandboxCredentials.token}`;
+const authorization = (o: Operation) => authorizationOf(sandboxCredentials)[o.api];
 const send = (o: Operation, headers: Record<string, string> = {}) =>
   fetch(sandbox.url + o.example.url, {
     method: o.method,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type MockServer, startServer, stopMock } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { exampleSeed } from "../../src/sandbox/seed.js";
+import { authorizationOf } from "../support/credentials.js";
 import { operation } from "../support/operations.js";
 import { sandboxCredentials } from "../support/sandbox.js";
 
@@ -27,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox && stopMock(sandbox));
 
-const basic = `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}`;
+const { management: basic, alerts: bearer } = authorizationOf(sandboxCredentials);
 const portOf = () => Number(new URL(sandbox.url).port);
 
 /** Sends raw HTTP (to the main sandbox unless `port` says otherwise) and resolves to what came back and whether the server closed the connection. */
@@ -181,7 +182,7 @@ describe("percent-encoding", () => {
       fc.asyncProperty(segment, fc.integer({ min: 0, max: templates.length - 1 }), async (text, which) => {
         const path = (templates[which] as (s: string) => string)(text || "x");
         const response = await fetch(sandbox.url + path, {
-          headers: { authorization: path.startsWith("/api/") ? `Bearer ${sandboxCredentials.token}` : basic },
+          headers: { authorization: path.startsWith("/api/") ? bearer : basic },
         });
         await response.arrayBuffer();
         expect(response.status, path).toBeLessThan(500);
@@ -197,7 +198,7 @@ describe("what it stores and answers is bounded", () => {
     const post = () =>
       fetch(sandbox.url + create.example.url, {
         method: "POST",
-        headers: { authorization: `Bearer ${sandboxCredentials.token}`, "content-type": "application/json" },
+        headers: { authorization: bearer, "content-type": "application/json" },
         body: JSON.stringify(create.example.body),
       });
     const reset = async () =>

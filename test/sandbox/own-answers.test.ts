@@ -11,6 +11,7 @@ import { root } from "../../scripts/lib/toolchain.mjs";
 import { exampleSeed, seedProblems } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { bundles, resolve, validateAgainst } from "../support/bundles.js";
+import { authorizationOf } from "../support/credentials.js";
 import { type Operation, operations } from "../support/operations.js";
 import { sandboxCredentials, startSandboxBehindPrism, watchedFetch } from "../support/sandbox.js";
 
@@ -22,10 +23,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const authorization = {
-  management: `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}`,
-  alerts: `Bearer ${sandboxCredentials.token}`,
-};
+const authorization = authorizationOf(sandboxCredentials);
 
 async function send(
   o: Operation,

@@ -7,6 +7,7 @@ import { rateLimitsOf } from "../../src/sandbox/rate-limit.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { bundles, resolve, validateAgainst } from "../support/bundles.js";
+import { authorizationOf } from "../support/credentials.js";
 import { operation } from "../support/operations.js";
 import { sandboxCredentials } from "../support/sandbox.js";
 
@@ -20,7 +21,7 @@ afterAll(async () => {
 
 const getSettings = operation("getPipeSettings");
 const getAlert = operation("getAlert");
-const basic = `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}`;
+const { management: basic, alerts: bearer } = authorizationOf(sandboxCredentials);
 const send = (url: string, authorization: string) => fetch(sandbox.url + url, { headers: { authorization } });
 
 /** The 429 the operation declares, for a media type: its schema and headers. */
@@ -55,7 +56,6 @@ describe("management", () => {
 
 describe("alerting", () => {
   it("answers past its limit with its limiter's text/html sentence and Retry-After in whole seconds", async () => {
-    const bearer = `Bearer ${sandboxCredentials.token}`;
     for (let i = 0; i < 3; i++) expect((await send(getAlert.example.url, bearer)).status).toBe(200);
     const limited = await send(getAlert.example.url, bearer);
     expect(limited.status).toBe(429);

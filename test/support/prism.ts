@@ -1,6 +1,7 @@
 // Sends requests to the Prism mocks started by test/prism-servers.ts and reads Prism's verdict.
 import { inject } from "vitest";
 import type { Api } from "./bundles.js";
+import { authorizationOf } from "./credentials.js";
 
 export const mockUrl: Record<Api, string> = {
   management: inject("managementUrl"),
@@ -11,10 +12,7 @@ export const mockUrl: Record<Api, string> = {
 // same requests go to is started with these.
 export const testCredentials = { keyId: "test-key-id", keySecret: "test-key-secret", token: "test-token" };
 
-export const credentials: Record<Api, string> = {
-  management: `Basic ${btoa(`${testCredentials.keyId}:${testCredentials.keySecret}`)}`,
-  alerts: `Bearer ${testCredentials.token}`,
-};
+export const credentials: Record<Api, string> = authorizationOf(testCredentials);
 
 export interface MockAnswer {
   status: number;

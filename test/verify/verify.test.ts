@@ -1,34 +1,18 @@
 // `ingestion-api verify`, run as users run it (dist/cli.js), against the sandbox and against a server with planted
 // defects: it passes a correct server, reports each defect once and nothing else, keeps to what its mode allows,
 // keeps the rate limit, and its command says no to what it does not take.
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { allDefects, type BrokenServer, startBrokenServer } from "../support/broken-server.js";
+import { spawnAndCollect } from "../support/processes.js";
 
 const cli = join(root, "dist", "cli.js");
 const credentials = ["--key-id", "sandbox-key-id", "--key-secret", "sandbox-key-secret", "--token", "sandbox-token"];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[], timeoutMs = 60_000): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => spawnAndCollect(process.execPath, [cli, ...args], { timeout: 60_000 });
 
 interface JsonReport {
   passed: boolean;
@@ -51,11 +35,11 @@ describe("against the sandbox", () => {
 
   it("passes with writes allowed: every refusal, acceptance, authentication and flow, and every answer declared", async () => {
     const before = server.sandbox.state;
-    const { code, report, stderr } = await verify(server, "--allow-writes");
+    const { status, report, stderr } = await verify(server, "--allow-writes");
     const after = server.sandbox.state;
     expect(report.checks.filter((check) => check.status !== "passed")).toEqual([]);
     expect(report.findings).toEqual([]);
-    expect(code).toBe(0);
+    expect(status).toBe(0);
     const kinds: Record<string, JsonReport["checks"]> = {};
     for (const check of report.checks) kinds[check.kind] = [...(kinds[check.kind] ?? []), check];
     // The vectors with an HTTP form (request and params), three authentication cases per operation, six flows and
@@ -87,8 +71,8 @@ describe("against the sandbox", () => {
   it("without --allow-writes changes nothing: its POST and PUT requests are the ones the contract refuses before any change", async () => {
     const before = JSON.stringify(server.sandbox.state);
     const from = server.seen.length;
-    const { code, report } = await verify(server);
-    expect(code).toBe(0);
+    const { status, report } = await verify(server);
+    expect(status).toBe(0);
     expect(JSON.stringify(server.sandbox.state)).toBe(before);
     const writes = server.seen.slice(from).filter(({ method }) => method !== "GET");
     expect(writes.length).toBeGreaterThan(100);
@@ -100,15 +84,15 @@ describe("against the sandbox", () => {
 
   it("--read-only sends GET requests only", async () => {
     const from = server.seen.length;
-    const { code, report } = await verify(server, "--read-only");
-    expect(code).toBe(0);
+    const { status, report } = await verify(server, "--read-only");
+    expect(status).toBe(0);
     expect(new Set(server.seen.slice(from).map(({ method }) => method))).toEqual(new Set(["GET"]));
     expect(report.checks.filter((check) => check.status === "passed").length).toBeGreaterThan(40);
   });
 
   it("--only runs one operation's checks", async () => {
-    const { code, report } = await verify(server, "--only", "getPipe");
-    expect(code).toBe(0);
+    const { status, report } = await verify(server, "--only", "getPipe");
+    expect(status).toBe(0);
     // And the credentials check of its interface, which always comes first; the other interface is left alone.
     expect(report.checks[0]).toMatchObject({ kind: "credentials", operationId: "listServices" });
     expect(new Set(report.checks.slice(1).map((check) => check.operationId))).toEqual(new Set(["getPipe"]));
@@ -117,8 +101,8 @@ describe("against the sandbox", () => {
   it("writes the report as JUnit XML, a suite per operation", async () => {
     const dir = mkdtempSync(join(tmpdir(), "verify-junit-"));
     try {
-      const { code } = await verify(server, "--only", "getAlert", "--junit", join(dir, "report.xml"));
-      expect(code).toBe(0);
+      const { status } = await verify(server, "--only", "getAlert", "--junit", join(dir, "report.xml"));
+      expect(status).toBe(0);
       const xml = readFileSync(join(dir, "report.xml"), "utf8");
       expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="ingestion-api verify" tests="\d+" failures="0"/);
       expect(xml).toContain('<testsuite name="alerts.getAlert"');
@@ -139,7 +123,7 @@ describe("against a server with planted defects", () => {
   afterAll(() => server?.close());
 
   it("reports each defect once, naming the vector or flow, and nothing else; exits 1", () => {
-    const { report, code } = result;
+    const { report, status } = result;
     const reported = [
       ...report.checks
         .filter((check) => check.status === "failed")
@@ -158,12 +142,12 @@ describe("against a server with planted defects", () => {
       expect.stringMatching(/^listServices answer 422: 422 is not an answer listServices declares \[first in acceptance "a tag-presence filter"\]$/),
       expect.stringMatching(/^updatePipeSettings refusal "engine_max_threads above its maximum": answered 200; the contract refuses this request with 400$/),
     ]);
-    expect(code).toBe(1);
+    expect(status).toBe(1);
   });
 
   it("says so in its summary, grouped by operation, with the rule of a failed vector", async () => {
-    const { code, stdout } = await run(["verify", "--management-url", server.url, ...credentials, "--rate-limit", "off", "--only", "updatePipeSettings"]);
-    expect(code).toBe(1);
+    const { status, stdout } = await run(["verify", "--management-url", server.url, ...credentials, "--rate-limit", "off", "--only", "updatePipeSettings"]);
+    expect(status).toBe(1);
     expect(stdout).toMatch(/\n {2}updatePipeSettings +\d+ passed, 1 failed, 1 answer problem, \d+ skipped\n/);
     expect(stdout).toContain('    ✗ refusal "engine_max_threads above its maximum": answered 200; the contract refuses this request with 400\n');
     expect(stdout).toContain("      rule: engine_max_threads is an integer from 0 to 64 (inclusive) or null\n");
@@ -182,9 +166,9 @@ describe("the rate limit", () => {
     const server = await startBrokenServer([], { rateLimit: { requests: 5, intervalMs: 1000 } });
     try {
       const started = Date.now();
-      const { code, report } = await verify(server, "--only", "getPipe", "--rate-limit", "5/1s");
+      const { status, report } = await verify(server, "--only", "getPipe", "--rate-limit", "5/1s");
       const seconds = (Date.now() - started) / 1000;
-      expect(code).toBe(0);
+      expect(status).toBe(0);
       // 12 requests at 5 per second (and its margin): the last leaves after two windows.
       expect(report.requests).toBe(12);
       expect(server.seen.filter(({ status }) => status === 429)).toEqual([]);
@@ -198,8 +182,8 @@ describe("the rate limit", () => {
   it("waits out a 429 and sends again: with no limit kept against a server limiting 5 a second, every check passes", async () => {
     const server = await startBrokenServer([], { rateLimit: { requests: 5, intervalMs: 1000 } });
     try {
-      const { code, report } = await verify(server, "--only", "getPipe");
-      expect(code).toBe(0);
+      const { status, report } = await verify(server, "--only", "getPipe");
+      expect(status).toBe(0);
       const limited = server.seen.filter(({ status }) => status === 429).length;
       expect(limited).toBeGreaterThan(0);
       // Each 429 was an answer too (judged: its JSON body and X-RateLimit-Reset), and its request went again.
@@ -214,11 +198,11 @@ describe("the rate limit", () => {
 describe("the command", () => {
   it("lists every subcommand on --help, and each has its own --help", async () => {
     const top = await run(["--help"]);
-    expect(top.code).toBe(0);
+    expect(top.status).toBe(0);
     expect(top.stdout).toMatch(/ {2}sandbox +run a stateful server/);
     expect(top.stdout).toMatch(/ {2}verify +check a running server/);
     const help = await run(["verify", "--help"]);
-    expect(help.code).toBe(0);
+    expect(help.status).toBe(0);
     expect(help.stdout).toContain("usage: ingestion-api verify");
     expect(help.stdout).toContain("The contract has no delete: every alert");
     const sandbox = await run(["sandbox", "--help"]);
@@ -241,18 +225,18 @@ describe("the command", () => {
     [["verify", "--alerts-url", "http://127.0.0.1:1", "--token", "t", "--only", "getPipe"], "--only getPipe: no such operation among createAlert, getAlert"],
     [["verify", "--alerts-url", "http://127.0.0.1:1", "--token", "t", "--rate-limit", "fast"], "--rate-limit takes off, or N/Ts or N/Tms"],
   ])("ingestion-api %j exits 2 and says why", async (args, message) => {
-    const { code, stderr, stdout } = await run(args);
+    const { status, stderr, stdout } = await run(args);
     expect(stderr).toContain(message);
     expect(stdout).toBe("");
-    expect(code).toBe(2);
+    expect(status).toBe(2);
   });
 
   it("a server that is not there fails the credentials check, skips the rest, and exits 1", async () => {
-    const { code, report } = await (async () => {
+    const { status, report } = await (async () => {
       const result = await run(["verify", "--alerts-url", "http://127.0.0.1:9", "--token", "t", "--json", "--rate-limit", "off"]);
       return { ...result, report: JSON.parse(result.stdout) as JsonReport };
     })();
-    expect(code).toBe(1);
+    expect(status).toBe(1);
     expect(report.checks[0]).toMatchObject({ kind: "credentials", status: "failed" });
     expect(report.checks[0]?.reasons[0]).toMatch(/^got no answer \(ConnectionError: .*\): check the URL and the credentials$/);
     const rest = report.checks.slice(1);
