@@ -1,11 +1,14 @@
 // The README's TypeScript snippets compile against the SDK as they are printed, in order, as one module (later
 // snippets use the clients the first one made): an option renamed or a method's signature changed fails here.
-// Only the values a reader fills in themselves are declared.
+// Only the values a reader fills in themselves are declared. The sandbox snippet also runs, as a reader's test would.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import * as sdk from "../../src/index.js";
+import * as sandboxEntry from "../../src/sandbox/in-process.js";
+import { organizationId, pipeId, serviceId } from "../support/sdk-fixtures.js";
 
 const snippets = [...readFileSync(join(root, "README.md"), "utf8").matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
 const readerValues =
@@ -50,3 +53,14 @@ it("type-checks every snippet against the SDK", () => {
     });
   expect(problems).toEqual([]);
 }, 60_000);
+
+it("runs the sandbox snippet as printed: the fault it adds reaches the caller, not a retry that absorbs it (issue 30)", async () => {
+  const snippet = snippets.find((text) => text.includes("createSandbox("));
+  expect(snippet).toBeDefined();
+  // Its imports, and the first snippet's createManagementClient, are the SDK's and the sandbox's exports and vitest's
+  // expect; the ids a reader fills in are the specs' own, which the sandbox starts with.
+  const names: Record<string, unknown> = { ...sdk, ...sandboxEntry, expect, organizationId, serviceId, pipeId };
+  const body = ts.transpileModule(snippet?.replace(/^import .*\n/gm, "") ?? "", { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+  const AsyncFunction = (async () => {}).constructor as new (...parameters: string[]) => (...values: unknown[]) => Promise<void>;
+  await new AsyncFunction(...Object.keys(names), body)(...Object.values(names));
+});

@@ -4,15 +4,17 @@
 // union, each method's description, and each field's description and bounds. Packed from a copy, so this suite's build never races dist/.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 import { openEditor } from "../support/editor.js";
+import { headingAnchors, isExternal, linkTargets } from "../support/markdown-links.js";
 import { copyProject, type ProjectCopy } from "../support/project-copy.js";
 import { accepted, refused, typing } from "../support/request-unions.js";
 
-const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[]; dependencies: Record<string, string> };
+const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
 
 let copy: ProjectCopy;
 let packed: { filename: string; files: { path: string }[] };
@@ -45,7 +47,25 @@ it("npm pack --json prints only JSON, and packs dist/, the bundles and the vecto
   expect(paths.filter((path) => /^(src|test|scripts|openapi\/(management|alerts))\//.test(path))).toEqual([]);
 });
 
+it("links from its README only to files the tarball holds and to headings they have, so no link is dead in node_modules", () => {
+  const { filename, files } = (JSON.parse(stdout) as (typeof packed)[])[0]!;
+  const paths = files.map((file) => file.path);
+  const packedText = (path: string) => spawnSync("tar", ["-xzOf", join(copy.dir, filename), `package/${path}`], { encoding: "utf8" }).stdout;
+  const relative = linkTargets(packedText("README.md")).filter((target) => !isExternal(target));
+  expect(relative.length).toBeGreaterThan(0);
+  const dead = relative.filter((target) => {
+    const [pathPart = "", anchor] = target.split("#");
+    const path = posix.normalize(decodeURIComponent(pathPart.split("?")[0] ?? ""));
+    const page = pathPart === "" ? "README.md" : path;
+    // A folder resolves when the tarball holds a file under it; an anchor, when the page has that heading.
+    const exists = pathPart === "" || paths.includes(path) || paths.some((packedPath) => packedPath.startsWith(`${path.replace(/\/$/, "")}/`));
+    return !exists || (anchor !== undefined && !headingAnchors(packedText(page)).has(anchor));
+  });
+  expect(dead).toEqual([]);
+});
+
 describe("in a consumer project that installed the tarball", () => {
+  let project: ConsumerProject;
   let consumer: string;
   const app = `import { createAlertsClient, createManagementClient, type PipeState } from "ingestion-api";
 
@@ -61,19 +81,8 @@ if (alert.thresholdType === "above") console.log(alert.state);
 
   beforeAll(() => {
     packed = (JSON.parse(stdout) as (typeof packed)[])[0]!;
-    consumer = join(copy.dir, "consumer");
-    const installed = join(consumer, "node_modules", "ingestion-api");
-    mkdirSync(installed, { recursive: true });
-    // What `npm install <tarball>` does, without the network: unpack it, and link its one dependency.
-    const untar = spawnSync("tar", ["-xzf", join(copy.dir, packed.filename), "-C", installed, "--strip-components=1"]);
-    expect(untar.status).toBe(0);
-    for (const dependency of ["openapi-fetch", "openapi-typescript-helpers"])
-      symlinkSync(join(root, "node_modules", dependency), join(consumer, "node_modules", dependency));
-    // And its command, as npm links a package's bin, so `npx ingestion-api` runs the installed one.
-    mkdirSync(join(consumer, "node_modules", ".bin"));
-    symlinkSync(join("..", "ingestion-api", "dist", "cli.js"), join(consumer, "node_modules", ".bin", "ingestion-api"));
-    chmodSync(join(installed, "dist", "cli.js"), 0o755);
-    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    project = createConsumerProject(join(copy.dir, packed.filename));
+    consumer = project.dir;
     writeFileSync(
       join(consumer, "tsconfig.json"),
       JSON.stringify({
@@ -83,6 +92,7 @@ if (alert.thresholdType === "above") console.log(alert.state);
     );
     writeFileSync(join(consumer, "app.ts"), app);
   });
+  afterAll(() => project?.remove());
 
   /** What an editor shows in the consumer project: the app, and the request bodies of test/support/request-unions.ts. */
   const bodies = Object.fromEntries([...refused, ...accepted].map((entry, index) => [`body-${index}.ts`, entry.text]));
@@ -125,7 +135,7 @@ if (alert.thresholdType === "above") console.log(alert.state);
   });
 
   it("runs its ingestion-api command (the sandbox) from the installed files alone, and answers with its seed", async () => {
-    const installed = join(consumer, "node_modules", "ingestion-api");
+    const { installed } = project;
     const { bin } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { bin: Record<string, string> };
     const child = spawn(process.execPath, [join(installed, bin["ingestion-api"] ?? ""), "sandbox", "--port", "0"], {
       cwd: consumer,
