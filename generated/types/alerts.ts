@@ -368,7 +368,7 @@ export type AlertChannelRequest = {
     webhookId: ObjectId;
 };
 /** @description Belongs to the other source; only `null` (or leaving the field out) is accepted. */
-export type NotForThisSource = null | NoValue;
+export type NotForThisSource = null;
 /**
  * @description Name of the alert; null (or leaving it out) gives it none.
  *
@@ -405,8 +405,10 @@ export type AlertTileRequest = {
      *     Length: at least 1 character.
      */
     tileId: string;
-    savedSearchId?: NotForThisSource;
-    groupBy?: NotForThisSource;
+    /** @description Belongs to `source: search`: only `null` (or leaving the field out) is accepted here. */
+    savedSearchId?: null | OnlyNull<"belongs to source: search">;
+    /** @description Belongs to `source: search`: only `null` (or leaving the field out) is accepted here. */
+    groupBy?: null | OnlyNull<"belongs to source: search">;
     name?: AlertName;
     message?: AlertMessage;
 };
@@ -433,12 +435,13 @@ export type AlertSearchRequest = {
     channel: AlertChannelRequest;
     /**
      * @description ID of the saved search to watch, 24 lowercase hexadecimal characters.
-     *     The seed's request table names no such field, yet a search alert must
-     *     name its search; the response calls it `savedSearch`.
+     *     The alert, read back, names it `savedSearch`.
      */
     savedSearchId: ObjectId;
-    dashboardId?: NotForThisSource;
-    tileId?: NotForThisSource;
+    /** @description Belongs to `source: tile`: only `null` (or leaving the field out) is accepted here. */
+    dashboardId?: null | OnlyNull<"belongs to source: tile">;
+    /** @description Belongs to `source: tile`: only `null` (or leaving the field out) is accepted here. */
+    tileId?: null | OnlyNull<"belongs to source: tile">;
     groupBy?: AlertGroupBy;
     name?: AlertName;
     message?: AlertMessage;
@@ -543,7 +546,11 @@ export type ErrorBody = {
     message: string;
 };
 declare const noValue: unique symbol;
-/** No value has this type: it only keeps every branch of a request union in an editor's completion. */
-export type NoValue = {
+/** A field of another branch of a request union (`BelongsTo` says which): only `null` is accepted, or leave the field out. No value has this type; it keeps every branch in an editor's completion. */
+export interface OnlyNull<BelongsTo extends string> {
+    readonly [noValue]: BelongsTo & never;
+}
+/** One of `Values`. The second member, which no value has, keeps every branch of a request union in an editor's completion. */
+export type OneOf<Values> = Values | (Values & {
     readonly [noValue]: never;
-};
+});

@@ -804,7 +804,7 @@ export type ReversePrivateEndpointDescription = string;
  */
 export type NonEmptyString = string;
 /** @description Belongs to another endpoint type; only `null` (or leaving the field out) is accepted. */
-export type NotForThisType = null | NoValue;
+export type NotForThisType = null;
 /**
  * VPC_ENDPOINT_SERVICE
  * @description Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.
@@ -818,10 +818,14 @@ export type ReversePrivateEndpointVpcEndpointServiceRequest = {
     type: "VPC_ENDPOINT_SERVICE";
     /** @description Name of the VPC endpoint service to connect to. */
     vpcEndpointServiceName: NonEmptyString;
-    vpcResourceConfigurationId?: NotForThisType;
-    vpcResourceShareArn?: NotForThisType;
-    kafkaClusterArn?: NotForThisType;
-    kafkaAuthentication?: NotForThisType;
+    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    vpcResourceConfigurationId?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
+    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    vpcResourceShareArn?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
+    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    kafkaClusterArn?: null | OnlyNull<"belongs to type: KAFKA_MULTI_VPC">;
+    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    kafkaAuthentication?: null | (KafkaAuthentication & OnlyNull<"belongs to type: KAFKA_MULTI_VPC">);
 };
 /**
  * VPC_RESOURCE
@@ -834,13 +838,16 @@ export type ReversePrivateEndpointVpcResourceRequest = {
      * @enum {string}
      */
     type: "VPC_RESOURCE";
-    vpcEndpointServiceName?: NotForThisType;
+    /** @description Belongs to `type: VPC_ENDPOINT_SERVICE`: only `null` (or leaving the field out) is accepted here. */
+    vpcEndpointServiceName?: null | OnlyNull<"belongs to type: VPC_ENDPOINT_SERVICE">;
     /** @description ID of the VPC resource configuration. */
     vpcResourceConfigurationId: NonEmptyString;
     /** @description ARN of the resource share that shares the VPC resource. */
     vpcResourceShareArn: NonEmptyString;
-    kafkaClusterArn?: NotForThisType;
-    kafkaAuthentication?: NotForThisType;
+    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    kafkaClusterArn?: null | OnlyNull<"belongs to type: KAFKA_MULTI_VPC">;
+    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    kafkaAuthentication?: null | (KafkaAuthentication & OnlyNull<"belongs to type: KAFKA_MULTI_VPC">);
 };
 /**
  * @description How pipes authenticate to the Kafka cluster.
@@ -860,13 +867,16 @@ export type ReversePrivateEndpointKafkaMultiVpcRequest = {
      * @enum {string}
      */
     type: "KAFKA_MULTI_VPC";
-    vpcEndpointServiceName?: NotForThisType;
-    vpcResourceConfigurationId?: NotForThisType;
-    vpcResourceShareArn?: NotForThisType;
+    /** @description Belongs to `type: VPC_ENDPOINT_SERVICE`: only `null` (or leaving the field out) is accepted here. */
+    vpcEndpointServiceName?: null | OnlyNull<"belongs to type: VPC_ENDPOINT_SERVICE">;
+    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    vpcResourceConfigurationId?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
+    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    vpcResourceShareArn?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
     /** @description ARN of the Kafka cluster. */
     kafkaClusterArn: NonEmptyString;
     /** @description One of `SASL_IAM`, `SASL_SCRAM`. */
-    kafkaAuthentication: KafkaAuthentication | (KafkaAuthentication & NoValue);
+    kafkaAuthentication: OneOf<KafkaAuthentication>;
 };
 /**
  * @description Body of a reverse private endpoint creation. `type` is required and decides
@@ -1350,7 +1360,11 @@ export type PipeSettingsUpdate = {
     engine_parallel_view_processing?: boolean | null;
 };
 declare const noValue: unique symbol;
-/** No value has this type: it only keeps every branch of a request union in an editor's completion. */
-export type NoValue = {
+/** A field of another branch of a request union (`BelongsTo` says which): only `null` is accepted, or leave the field out. No value has this type; it keeps every branch in an editor's completion. */
+export interface OnlyNull<BelongsTo extends string> {
+    readonly [noValue]: BelongsTo & never;
+}
+/** One of `Values`. The second member, which no value has, keeps every branch of a request union in an editor's completion. */
+export type OneOf<Values> = Values | (Values & {
     readonly [noValue]: never;
-};
+});
