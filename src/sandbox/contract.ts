@@ -18,6 +18,26 @@ export type Api = InterfaceDescriptor;
 /** Every operation of the contract, by the id the generated types give it: a handler missing for one fails tsc. */
 export type OperationId = keyof ManagementOperations | keyof AlertsOperations;
 
+type ResponsesOf<Id extends OperationId> = (Id extends keyof ManagementOperations
+  ? ManagementOperations[Id]
+  : AlertsOperations[Id & keyof AlertsOperations])["responses"];
+type Digit = "0" | "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9";
+/** A code as its number (`"503"` is 503), for each member of a union. */
+type AsNumber<Code> = Code extends `${infer Value extends number}` ? Value : never;
+/** The codes a declared status covers: itself, each code of its range (`5XX`: 500 to 599), any for `default`. */
+type CodesOf<Status> = Status extends number
+  ? Status
+  : Status extends `${infer Class extends Digit}XX`
+    ? AsNumber<`${Class}${Digit}${Digit}`>
+    : Status extends "default"
+      ? number
+      : never;
+/**
+ * The codes an operation declares, as declaredStatusOf() reads them. Of several operations, the codes every one of
+ * them declares (`keyof` a union of response maps is their common statuses).
+ */
+export type DeclaredCode<Id extends OperationId> = CodesOf<keyof ResponsesOf<Id>>;
+
 /** A bundle as far as the sandbox reads it. */
 export interface Bundle {
   paths: Record<string, Record<string, unknown>>;

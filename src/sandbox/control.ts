@@ -49,7 +49,7 @@ function faultRoute(faults: Faults, method: string, body: unknown): Answer {
   const asked = (body as { rules?: unknown })?.rules;
   const rules = Array.isArray(asked) ? asked : [body];
   try {
-    return { status: 201, body: { rules: rules.map((rule) => faults.add(rule)) } };
+    return { status: 201, body: { rules: rules.map((rule) => faults.addUntyped(rule)) } };
   } catch (error) {
     return refused(400, `Invalid fault rule: ${(error as Error).message}`);
   }

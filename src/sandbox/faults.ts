@@ -2,17 +2,24 @@
 // connection before or in the middle of the answer, after a delay, a number of times or with a probability. Every
 // injected body is the status's declared example, checked against the declared schema when the rule is added.
 import { type Answer, declaredAnswerFor } from "./answers.js";
-import { declaredStatuses, type Operation, type OperationId, operations } from "./contract.js";
+import { type DeclaredCode, declaredStatuses, type Operation, type OperationId, operations } from "./contract.js";
 
-/** A fault rule, as `POST /_sandbox/faults` (or `faults.add()`) takes it. */
-export interface FaultRule {
+/**
+ * A fault rule, as `faults.add()` takes it: for one operation, whose declared statuses its `status` may name, or for
+ * every one (`*`, a status each of them declares). `POST /_sandbox/faults` takes the same in JSON.
+ */
+export type FaultRule = { [Target in OperationId | "*"]: FaultRuleFor<Target> }[OperationId | "*"];
+
+/** A fault rule for `Target`: an operation id, or `*` for every one. */
+export interface FaultRuleFor<Target extends OperationId | "*"> {
   /** The operation it applies to, or `*` for every one. */
-  operation: OperationId | "*";
+  operation: Target;
   /**
-   * A status the operation declares, answered with its declared example; or `reset` (the connection is dropped
-   * before any answer) or `truncate` (the answer's headers and half its body, then the connection is dropped).
+   * A status the operation declares (each code of a range: 500 to 599 under `5XX`), answered with its declared
+   * example; or `reset` (the connection is dropped before any answer) or `truncate` (the answer's headers and half
+   * its body, then the connection is dropped).
    */
-  status: number | "reset" | "truncate";
+  status: DeclaredCode<Target extends OperationId ? Target : OperationId> | "reset" | "truncate";
   /** Milliseconds to wait before it plays, 0 to 60 000. */
   delayMs?: number;
   /** How many times it plays before it is gone; every time by default. */
@@ -83,16 +90,23 @@ function targetsOf(operation: unknown): Operation[] {
 export function createFaults(random: () => number = Math.random) {
   let rules: ListedFault[] = [];
   let nextId = 1;
+  /** Adds a rule once it is checked; throws an Error naming every problem when it cannot be played. */
+  const addChecked = (rule: unknown): ListedFault => {
+    const candidate = (typeof rule === "object" && rule !== null && !Array.isArray(rule) ? rule : {}) as Partial<FaultRule>;
+    const problems = typeof rule === "object" && rule !== null && !Array.isArray(rule) ? problemsOf(candidate) : ["a fault rule must be a JSON object"];
+    if (problems.length > 0) throw new Error(problems.join("; "));
+    const listed = { ...(candidate as FaultRule), id: nextId++, remaining: candidate.count };
+    rules.push(listed);
+    return listed;
+  };
   return {
-    /** Adds a rule; throws an Error naming every problem when it cannot be played. */
-    add(rule: unknown): ListedFault {
-      const candidate = (typeof rule === "object" && rule !== null && !Array.isArray(rule) ? rule : {}) as Partial<FaultRule>;
-      const problems = typeof rule === "object" && rule !== null && !Array.isArray(rule) ? problemsOf(candidate) : ["a fault rule must be a JSON object"];
-      if (problems.length > 0) throw new Error(problems.join("; "));
-      const listed = { ...(candidate as FaultRule), id: nextId++, remaining: candidate.count };
-      rules.push(listed);
-      return listed;
-    },
+    /**
+     * Adds a rule; throws an Error naming every problem when it cannot be played (its declared example breaks its
+     * schema, or a cast let a wrong field through).
+     */
+    add: (rule: FaultRule): ListedFault => addChecked(rule),
+    /** Adds a rule read from JSON (`POST /_sandbox/faults`), which no type vouches for: the same checks as add(). */
+    addUntyped: addChecked,
     list(): ListedFault[] {
       return rules.map((rule) => ({ ...rule }));
     },
