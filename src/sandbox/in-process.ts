@@ -38,7 +38,11 @@ export interface InProcessSandbox {
   reset(): void;
   /** The data now, in the seed's shape. */
   readonly state: SandboxData;
-  /** Fault rules: `add({ operation: "getPipe", status: 503, count: 1 })`, `list()`, `clear()`. */
+  /**
+   * Fault rules: `add({ operation: "getPipe", status: 503, count: 1 })`, `list()`, `clear()`. A client retries a GET
+   * answered 503 (twice by default), so such a fault reaches the caller only with `maxRetries: 0` or a `count` beyond
+   * the retries; a POST is not retried.
+   */
   faults: Pick<Faults, "add" | "list" | "clear">;
   /** Stops answering: later requests fail as a closed server's would, and waiting answers are dropped. */
   close(): Promise<void>;
