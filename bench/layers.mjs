@@ -29,7 +29,6 @@ await build({
   platform: "neutral",
   format: "esm",
   target: "es2022",
-  minify: true,
   keepNames: true,
   outfile: bundle,
   logLevel: "warning",

@@ -1,17 +1,18 @@
 // npm run compile: builds the package into dist/ from src/ (and the generated/ modules it imports).
-//   dist/index.js, dist/index.cjs   one bundled ES module and one CommonJS file (esbuild), minified, openapi-fetch
-//                                   bundled in (its license in dist/THIRD-PARTY-LICENSES.md)
+//   dist/index.js, dist/index.cjs   one bundled ES module and one CommonJS file (esbuild), openapi-fetch bundled in
+//                                   (its license in dist/THIRD-PARTY-LICENSES.md)
 //   dist/sandbox.js, dist/sandbox.cjs  `ingestion-api/sandbox`, the in-process sandbox: the engine, the bundles and
 //                                   every validator bundled in, no `node:` import (it runs in browsers and jsdom)
 //   dist/redis.js, dist/redis.cjs   `ingestion-api/redis`, the shared rate-limit store, rate-limiter-flexible's Redis
 //                                   limiter bundled in; the Redis client stays the caller's (an optional peer)
-//   dist/validators/<api>[-responses].js  the generated validators, minified, each an ES module of its own that a
+//   dist/validators/<api>[-responses].js  the generated validators, each an ES module of its own that a
 //                                   client imports when it is made (and the responses' only with validateResponses):
 //                                   the package's import parses none of them
 //   dist/cli.js                     the `ingestion-api` command (sandbox, verify), a Node program bundled on its own
 //   dist/<path>.d.ts, .d.cts        tsc's declarations for src/ and generated/, tree kept as in the repo;
 //                                   each .d.ts has a .d.cts twin whose relative imports end in .cjs, so
 //                                   `require` consumers get CommonJS-typed declarations (what attw checks)
+// Only dist/validators/ is minified; the rest is readable code, as a stack trace and an uncaught error show it.
 // Type errors fail the build (tsconfig.build.json, without @types/node, so nothing Node-only leaks
 // into the declarations), and so does any `node:` import or `require(` in the ES module.
 import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,10 +35,10 @@ const common = {
   // openapi-fetch (pinned exactly) is bundled in rather than imported: resolving a package from dist/ is about
   // half of what the package's import would otherwise cost. It stays a dependency for its types, which type `raw`.
   external: [],
-  // Parsing the generated validators is most of the package's import time, and it shrinks with their text.
-  minify: true,
-  // Minified, but class and function names stay (error.constructor.name, stack frames), and a source map
-  // beside each file leads a stack trace back to src/.
+  // Not minified: an uncaught error prints the line that threw, and a user reads our code there and in the debugger
+  // (an application's bundler minifies). A source map beside each file leads a stack trace back to src/.
+  minify: false,
+  // The bundle renames a name that two modules share (`rank2`); `.name` and stack frames keep the one in src/.
   keepNames: true,
   sourcemap: true,
   legalComments: "none",
@@ -67,12 +68,15 @@ const [esmBuild] = await Promise.all([
   ...["esm", "cjs"].map((format) =>
     build({ ...common, entryPoints: ["src/redis.ts"], platform: "node", format, outfile: join(outDir, format === "esm" ? "redis.js" : "redis.cjs") }),
   ),
-  // Generated code with no import of its own and no name worth keeping in a stack trace.
+  // Generated code with no import of its own and no name worth keeping in a stack trace, minified: parsing the
+  // validators is most of a client's import time, and it shrinks with their text. The sandbox and the command bundle
+  // them readable (esbuild minifies an output whole or not at all), which costs them size, not the client.
   build({
     ...common,
     entryPoints: validatorFiles.map((file) => join("generated", "validators", file)),
     outdir: join(outDir, "validators"),
     format: "esm",
+    minify: true,
     keepNames: false,
     sourcemap: false,
   }),
