@@ -232,21 +232,19 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
 
   const client = createClient<Paths>({ baseUrl, fetch: rawFetch, pathSerializer: fillPath, querySerializer });
   // openapi-fetch fills the path (fillPath) before it says the method: a value refused there is named here, where
-  // both are known, by the operation they make.
-  const named = async (error: unknown, method: string, template: string): Promise<unknown> => {
-    if (!(error instanceof RequestValidationError) || error.operationId !== undefined) return error;
-    const route = (routes ?? (await routesLoading.catch(() => undefined)))?.[method]?.get(template);
-    return route ? new RequestValidationError(route.policy, error.issues) : error;
+  // both are known, by the operation they make. Only the contracts' methods have operations to name.
+  const named = async (error: unknown, method: string, template: string): Promise<never> => {
+    const route = error instanceof RequestValidationError && !error.operationId && (routes ?? (await routesLoading))[method]?.get(template);
+    throw route ? new RequestValidationError(route.policy, (error as RequestValidationError).issues) : error;
   };
-  const rawMethods = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
-  for (const method of rawMethods) {
-    const call = client[method] as (template: string, init?: unknown) => Promise<unknown>;
-    (client as unknown as Record<string, unknown>)[method] = (template: string, init?: unknown) =>
-      call(template, init).catch(async (error: unknown) => Promise.reject(await named(error, method, template)));
+  const methods = client as unknown as Record<string, (...args: string[]) => Promise<unknown>>;
+  for (const method of ["GET", "PUT", "POST", "request"]) {
+    const call = methods[method] as (...args: string[]) => Promise<unknown>;
+    methods[method] = (...args) =>
+      call(...args).catch((error) =>
+        method === "request" ? named(error, (args[0] as string).toUpperCase(), args[1] as string) : named(error, method, args[0] as string),
+      );
   }
-  const request = client.request as (method: string, template: string, init?: unknown) => Promise<unknown>;
-  (client as unknown as Record<string, unknown>).request = (method: string, template: string, init?: unknown) =>
-    request(method, template, init).catch(async (error: unknown) => Promise.reject(await named(error, method.toUpperCase(), template)));
   const refuseMiddleware = () => {
     throw new IngestionError(
       "raw.use() and raw.eject() are not supported: openapi-fetch middleware sees one call, not each attempt, and typed calls do not pass through it; pass onRequest and onResponse to the client instead, which see every attempt of typed calls and raw alike",
