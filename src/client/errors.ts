@@ -150,13 +150,17 @@ const messageLength = 200;
 function pageText(html: string): string {
   const wanted = messageLength * 8;
   let text = "";
-  for (let at = 0; at < html.length && text.length < wanted; ) {
+  // Past the page's end, the search finds no `<` and no `>`: the loop ends at the break below.
+  // Stryker disable next-line EqualityOperator: one pass more or less at exactly `wanted` changes no word a message shows.
+  for (let at = 0; text.length < wanted; ) {
     const open = html.indexOf("<", at);
     text += `${html.slice(at, Math.min(open < 0 ? html.length : open, at + wanted))} `;
     const close = open < 0 ? -1 : html.indexOf(">", open);
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: close is never 0 (html[open] is "<"), and without this break `end < 0` stops an unclosed tag alike.
     if (close < 0) break;
     const skipped = /^<(script|style)\b/i.exec(html.slice(open, open + 8))?.[1]?.toLowerCase() as keyof typeof closers | undefined;
     const end = skipped ? indexFrom(closers[skipped], html, close) : close;
+    // Stryker disable next-line EqualityOperator: end is never 0, being at or after a `>` that follows a `<`.
     if (end < 0) break;
     at = skipped ? html.indexOf(">", end) + 1 || html.length : close + 1;
   }

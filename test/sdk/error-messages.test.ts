@@ -1,0 +1,89 @@
+// What an ApiError's message says of the server's answer: its own words (the interface's error field, a text body,
+// an HTML page read as text), escaped and cut short, and never more of a page than a message shows.
+import { describe, expect, it } from "vitest";
+import { ApiError, printable, RedirectError } from "../../src/client/errors.js";
+
+const call = { label: "getPipe GET /v1/pipes/{pipeId}", operationId: "getPipe" };
+const messageOf = (body: unknown, headers: Record<string, string> = {}, errorKey?: string) =>
+  new ApiError(502, body, new Headers(headers), undefined, call, errorKey).message;
+const bare = `${call.label} failed with HTTP 502`;
+
+describe("printable", () => {
+  it("escapes line breaks, ANSI escapes and bidirectional overrides as \\u codes", () => {
+    expect(printable("a\nb\r\tc")).toBe("a\\u000ab\\u000d\\u0009c");
+    expect(printable("\u001b[31mred")).toBe("\\u001b[31mred");
+    expect(printable("abc\u202edef\u2028\u2029")).toBe("abc\\u202edef\\u2028\\u2029");
+  });
+
+  it("cuts at 200 characters by default, or at the limit given, and says so", () => {
+    expect(printable("x".repeat(200))).toBe("x".repeat(200));
+    expect(printable("x".repeat(201))).toBe(`${"x".repeat(200)}…`);
+    expect(printable("abcdef", 3)).toBe("abc…");
+  });
+});
+
+describe("an ApiError's message", () => {
+  it("gives the interface's error field", () => {
+    expect(messageOf({ error: "pipe not found" }, {}, "error")).toBe(`${bare}: pipe not found`);
+    expect(messageOf({ message: "Alert not found" }, {}, "message")).toBe(`${bare}: Alert not found`);
+  });
+
+  it("says nothing more for a JSON body without the field, with an empty one, or not text", () => {
+    expect(messageOf({ status: 502 }, {}, "error")).toBe(bare);
+    expect(messageOf({ error: "" }, {}, "error")).toBe(bare);
+    expect(messageOf({ error: 7 }, {}, "error")).toBe(bare);
+    expect(messageOf({ error: "x" })).toBe(bare);
+    expect(messageOf(undefined)).toBe(bare);
+    expect(messageOf(null)).toBe(bare);
+  });
+
+  it("gives a text body as it is, tags included, with or without a content type", () => {
+    expect(messageOf("upstream <b>busy</b>", { "content-type": "text/plain" })).toBe(`${bare}: upstream <b>busy</b>`);
+    expect(messageOf("upstream busy")).toBe(`${bare}: upstream busy`);
+  });
+
+  it("says nothing more for a body of white space", () => {
+    expect(messageOf(" \n\t ", { "content-type": "text/plain" })).toBe(bare);
+    expect(messageOf("<html> <br> </html>", { "content-type": "text/html" })).toBe(bare);
+  });
+
+  it("reads a text body's first 1,600 characters: a word after that is not in it", () => {
+    expect(messageOf(`Busy${" ".repeat(2_000)}tail`)).toBe(`${bare}: Busy`);
+    expect(messageOf(`${"x".repeat(30)} y`)).toBe(`${bare}: ${"x".repeat(30)} y`);
+  });
+
+  it("reads an HTML page as its words, without tags, scripts or styles, to its last word", () => {
+    const page = "<html><head><style>p { color: red }</style><SCRIPT>alert('<b>')</SCRIPT></head><p>Bad</p>  Gateway";
+    expect(messageOf(page, { "content-type": "text/html; charset=utf-8" })).toBe(`${bare}: Bad Gateway`);
+    expect(messageOf("<p>Service <em>Unavailable</em></p>", { "content-type": "text/html" })).toBe(`${bare}: Service Unavailable`);
+    expect(messageOf("Bad <unclosed", { "content-type": "text/html" })).toBe(`${bare}: Bad`);
+    expect(messageOf("<script>never closed", { "content-type": "text/html" })).toBe(bare);
+  });
+
+  it("cuts the words at 200 characters", () => {
+    const message = messageOf(`<p>${"word ".repeat(100)}</p>`, { "content-type": "text/html" });
+    expect(message).toBe(`${bare}: ${"word ".repeat(40)}…`);
+  });
+
+  it("reads only a page's start: megabytes of tags after its first words cost nothing", () => {
+    const page = `<p>${"word ".repeat(400)}</p>${"<i>".repeat(5_000_000)}`;
+    const started = performance.now();
+    expect(messageOf(page, { "content-type": "text/html" })).toContain(": word word");
+    // About a millisecond; reading all 15 MB of tags takes seconds.
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+});
+
+describe("a RedirectError's message", () => {
+  it("says where the server sent the call, which it did not follow", () => {
+    const error = new RedirectError(302, new Headers({ location: "https://elsewhere.example/login" }), undefined, call);
+    expect(error.location).toBe("https://elsewhere.example/login");
+    expect(error.message).toBe(`${call.label} failed with HTTP 302: a redirect to https://elsewhere.example/login, not followed`);
+  });
+
+  it("says only that it was a redirect when the server (or a browser) gives no Location", () => {
+    const error = new RedirectError(0, new Headers(), undefined, call);
+    expect(error.location).toBeUndefined();
+    expect(error.message).toBe(`${call.label} failed with HTTP 0: a redirect, not followed`);
+  });
+});
