@@ -4,17 +4,17 @@
 import { type Answer, declaredAnswerFor, failure } from "./answers.js";
 import { declaredStatuses, declaredStatusOf, type Operation } from "./contract.js";
 
-/** `code` and `example` of a Prefer header (`code=404, example=NotFound`); other preferences are not the sandbox's. */
+/** `code` and `example` of a Prefer header (`code=404, example=NotFound`); other preferences are read and left alone. */
 function preferences(header: string): { code?: string; example?: string } {
-  const found: { code?: string; example?: string } = {};
+  const found: Record<string, string> = {};
   for (const part of header.split(/[,;]/)) {
-    const [name = "", ...value] = part.split("=");
-    const key = name.trim().toLowerCase();
-    if (key === "code" || key === "example")
-      found[key] = value
-        .join("=")
-        .trim()
-        .replace(/^"(.*)"$/, "$1");
+    const pieces = part.split("=");
+    // Stryker disable next-line StringLiteral: split() always yields a first piece, so the default never applies.
+    const [name = "", ...value] = pieces;
+    found[name.trim().toLowerCase()] = value
+      .join("=")
+      .trim()
+      .replace(/^"(.*)"$/, "$1");
   }
   return found;
 }
@@ -28,13 +28,15 @@ export function preferredAnswer(operation: Operation, header: string | undefined
   if (code !== undefined && !declaredStatusOf(operation, Number(code))) {
     return failure(operation.api, 400, `Prefer: code=${code} is not a status ${operation.operationId} declares; it declares ${statuses.join(", ")}`);
   }
-  // With no code, the example is looked for in the success answer first, then in the others, as Prism does; a range
-  // (5XX) is then answered with its first code.
-  const candidates = code !== undefined ? [Number(code)] : ["200", ...statuses.filter((status) => status !== "200")].map(firstCodeOf);
+  // With no code, the example is looked for in the success answer first, then in the others; a range (5XX) is then
+  // answered with the first code it covers.
+  const candidates =
+    code !== undefined ? [Number(code)] : ["200", ...statuses.filter((status) => status !== "200")].map((status) => firstCodeOf(operation, status));
   for (const candidate of candidates) {
     const answer = declaredAnswerFor(operation, candidate, example);
     if (answer) return answer;
   }
+  // Stryker disable next-line OptionalChaining,ArrayDeclaration: every candidate is a code the operation declares, so its answer is there.
   const named = candidates.flatMap((candidate) => declaredAnswerFor(operation, candidate)?.exampleNames ?? []);
   return failure(
     operation.api,
@@ -43,5 +45,12 @@ export function preferredAnswer(operation: Operation, header: string | undefined
   );
 }
 
-/** The first code a declared status covers: itself, or 500 for 5XX. */
-const firstCodeOf = (status: string): number => (/^\dXX$/.test(status) ? Number(status[0]) * 100 : Number(status));
+/**
+ * The first code a declared status covers, as declaredStatusOf() reads it: itself, or the first of a range's codes no
+ * status of its own takes (501 under 5XX beside a declared 500, whose answer is not the range's).
+ */
+function firstCodeOf(operation: Operation, status: string): number {
+  const hundred = Number(status[0]) * 100;
+  const codes = Array.from({ length: 100 }, (_, offset) => hundred + offset);
+  return codes.find((code) => declaredStatusOf(operation, code) === status) ?? Number.NaN;
+}

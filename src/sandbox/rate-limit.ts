@@ -13,7 +13,7 @@ import { failure } from "./answers.js";
  * (`10/1s`, `5/500ms`), that limit for both interfaces, to test back-off without waiting minutes.
  */
 export function rateLimitsOf(value: string): Map<InterfaceDescriptor, RateLimit> {
-  const asked = value === "contract" ? undefined : rateLimitFromText(value);
+  const asked = rateLimitFromText(value);
   if (value !== "contract" && !asked)
     throw new Error(`--rate-limit takes N/Ts or N/Tms (say 10/1s), or no value for the contract's limits; got ${JSON.stringify(value)}`);
   return new Map([management, alerts].map((api) => [api, asked ?? declaredLimit(api)]));
@@ -29,7 +29,7 @@ export function createRateLimiter(limits: Map<InterfaceDescriptor, RateLimit>, n
       if (!limit) return undefined;
       const key = `${api.name} ${credential}`;
       const at = now();
-      const log = (logs.get(key) ?? []).filter((sentAt) => sentAt > at - limit.intervalMs);
+      const log = logs.get(key)?.filter((sentAt) => sentAt > at - limit.intervalMs) ?? [];
       logs.set(key, log);
       if (log.length < limit.requests) {
         log.push(at);
