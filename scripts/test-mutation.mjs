@@ -1,11 +1,10 @@
 // `npm run test:mutation [-- core|engine] [--mutate <file>] [other Stryker options]`: Stryker (stryker.config.mjs)
 // over one target, or each in turn when none is named, under the Node 24 the repository pins, since Stryker 10
 // refuses Node 20. A run over named files reports to reports/mutation/<target>/<file>/ and leaves the target's own.
-import { spawn } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
-import { constants } from "node:os";
 import { basename, delimiter, dirname, join } from "node:path";
 import { targets } from "../stryker.config.mjs";
+import { runInForeground } from "./lib/foreground-child.mjs";
 import { readMutationReport, scoresOf } from "./lib/mutation-report.mjs";
 import { nodeRuntime } from "./lib/node-runtime.mjs";
 import { root } from "./lib/toolchain.mjs";
@@ -49,18 +48,7 @@ function mutateOption(options) {
 function run(target, reports) {
   const env = { ...process.env, MUTATION_TARGET: target, MUTATION_REPORTS: reports, PATH: `${dirname(node)}${delimiter}${process.env.PATH}` };
   const stryker = join(root, "node_modules", "@stryker-mutator", "core", "bin", "stryker.js");
-  const child = spawn(node, [stryker, "run", "stryker.config.mjs", ...strykerArgs], { cwd: root, env, stdio: "inherit" });
-  // Pass a Ctrl-C on, so Stryker stops its runners and their Prism servers.
-  const forward = (signal) => child.kill(signal);
-  process.on("SIGINT", forward);
-  process.on("SIGTERM", forward);
-  return new Promise((resolve) => {
-    child.on("exit", (code, signal) => {
-      process.off("SIGINT", forward);
-      process.off("SIGTERM", forward);
-      resolve(signal ? 128 + constants.signals[signal] : (code ?? 1));
-    });
-  });
+  return runInForeground(node, [stryker, "run", "stryker.config.mjs", ...strykerArgs], { cwd: root, env });
 }
 
 /** One line: the score against the target's bar, the time taken and where the report is, or why there is none. */

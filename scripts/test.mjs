@@ -1,29 +1,17 @@
 // `npm test`: build what is missing or stale, type-check, run vitest once, then print the `N passed, N failed`
 // line CI reads.
-import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
-import { constants } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildWhatIsStale } from "./lib/build-steps.mjs";
+import { runInForeground } from "./lib/foreground-child.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const resultsFile = join(root, "build/test-results.json");
 
-/** Runs a Node script from the repo root with inherited stdio; resolves to a shell-style exit code. */
+/** Runs a Node script from the repo root in the foreground; resolves to a shell-style exit code. */
 function run(script, args) {
-  const child = spawn(process.execPath, [join(root, script), ...args], { cwd: root, stdio: "inherit" });
-  // Pass a kill aimed at this script on to the child, so vitest still stops Prism.
-  const forward = (signal) => child.kill(signal);
-  process.on("SIGINT", forward);
-  process.on("SIGTERM", forward);
-  return new Promise((resolve) => {
-    child.on("exit", (code, signal) => {
-      process.off("SIGINT", forward);
-      process.off("SIGTERM", forward);
-      resolve(signal ? 128 + constants.signals[signal] : (code ?? 1));
-    });
-  });
+  return runInForeground(process.execPath, [join(root, script), ...args], { cwd: root });
 }
 
 function readCounts() {
