@@ -1,14 +1,16 @@
-// `node scripts/mutation-report.mjs reports/mutation/<target>/mutation.json`: Stryker's JSON report as Markdown, the
-// score per file and then, grouped by file, every mutant that survived or that no test reached, for test/MUTATION.md.
+// `node scripts/mutation-report.mjs reports/mutation/<target>/mutation.json [more reports]`: Stryker's JSON report as
+// Markdown, the score per file and then, grouped by file, every mutant that survived or that no test reached, for
+// test/MUTATION.md. Several reports (one file's runs, `reports/mutation/<target>/<file>/`) are read as one: a file
+// in more than one of them is taken from the last named, so a file's newest run stands for it.
 import { relative } from "node:path";
 import { readMutationReport, scoresOf, undetectedOf } from "./lib/mutation-report.mjs";
 
-const [file] = process.argv.slice(2);
-if (!file) {
-  console.error("usage: node scripts/mutation-report.mjs reports/mutation/<target>/mutation.json");
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  console.error("usage: node scripts/mutation-report.mjs reports/mutation/<target>/mutation.json [more reports]");
   process.exit(2);
 }
-const report = readMutationReport(file);
+const report = { files: Object.assign({}, ...files.map((file) => readMutationReport(file).files)) };
 const { rows, total } = scoresOf(report);
 /** Markdown code: a fence one backtick longer than any run of them inside, padded when the text starts or ends with one. */
 function code(text) {
@@ -39,4 +41,6 @@ for (const { file: source, mutants } of undetectedOf(report)) {
   }
 }
 console.log(lines.join("\n"));
-console.error(`mutation-report: ${relative(process.cwd(), file)}: ${total.score.toFixed(1)}% of ${total.scored} mutants detected`);
+console.error(
+  `mutation-report: ${files.map((file) => relative(process.cwd(), file)).join(", ")}: ${total.score.toFixed(1)}% of ${total.scored} mutants detected`,
+);
