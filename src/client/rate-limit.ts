@@ -64,21 +64,19 @@ function createMemoryRateLimitStore(): RateLimitStore {
   return {
     take(key, limit) {
       const at = Date.now();
-      const until = pausedUntil.get(key);
-      if (until !== undefined) {
-        if (until > at) return { waitMs: until - at, paused: true };
-        pausedUntil.delete(key);
-      }
+      const until = pausedUntil.get(key) ?? 0;
+      if (until > at) return { waitMs: until - at, paused: true };
       if (!limit) return 0;
       let log = logs.get(key);
       if (!log) {
+        // Stryker disable next-line ArrayDeclaration: a non-number in a new log is never in the window, so the first take drops it
         log = [];
         logs.set(key, log);
       }
       const window = limit.intervalMs + marginMs(limit);
-      let expired = 0;
-      while (expired < log.length && (log[expired] as number) <= at - window) expired++;
-      if (expired > 0) log.splice(0, expired);
+      // The sends that left the window: the log is in order, so they are the ones before the first still in it.
+      const inWindow = log.findIndex((sentAt) => sentAt > at - window);
+      log.splice(0, inWindow === -1 ? log.length : inWindow);
       if (log.length < limit.requests) {
         log.push(at);
         return 0;
@@ -87,16 +85,16 @@ function createMemoryRateLimitStore(): RateLimitStore {
       return { waitMs: (log[log.length - limit.requests] as number) + window - at, paused: false };
     },
     pause(key, ms) {
-      const until = Date.now() + ms;
-      if (until > (pausedUntil.get(key) ?? 0)) pausedUntil.set(key, until);
+      pausedUntil.set(key, Math.max(Date.now() + ms, pausedUntil.get(key) ?? 0));
     },
     answered(key, _limit, elapsedMs) {
       const log = logs.get(key);
       if (!log) return;
       const at = Date.now();
       const takenBy = at - elapsedMs;
-      let index = log.length - 1;
-      while (index >= 0 && (log[index] as number) > takenBy) index--;
+      // The latest send taken by then: the one before the first taken after then (the log is in order).
+      const after = log.findIndex((sentAt) => sentAt > takenBy);
+      const index = (after === -1 ? log.length : after) - 1;
       if (index < 0) return;
       // Every entry is at or before now, so the log stays in order with the moved one at its end.
       log.splice(index, 1);
@@ -114,8 +112,8 @@ interface Waiter {
   call: CallName;
   resolve(): void;
   reject(reason: unknown): void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  /** Stops listening to the caller's signal, if it gave one. */
+  stopWatching: (() => void) | undefined;
 }
 
 /** A credential's queue: its calls leave one by one, in order, when the store gives them a turn. */
@@ -155,18 +153,20 @@ export class CredentialQueue {
 
   /** Queues a call; `denied` is the store's answer it already got, if any. */
   #wait(
-    { limit, maxWaitMs, call, signal, front }: Pick<Waiter, "limit" | "maxWaitMs" | "call" | "signal"> & { front: boolean },
+    { limit, maxWaitMs, call, signal, front }: Pick<Waiter, "limit" | "maxWaitMs" | "call"> & { signal: AbortSignal | undefined; front: boolean },
     denied: Exclude<Turn, 0> | undefined,
   ): Promise<void> {
     if (denied?.paused && denied.waitMs > maxWaitMs) return Promise.reject(pausedTooLong(call, denied.waitMs, maxWaitMs));
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { limit, maxWaitMs, call, resolve, reject, signal, onAbort: undefined };
+      const waiter: Waiter = { limit, maxWaitMs, call, resolve, reject, stopWatching: undefined };
       if (signal) {
-        waiter.onAbort = () => {
+        const onAbort = () => {
           this.#remove(waiter);
           reject(signal.reason);
         };
-        signal.addEventListener("abort", waiter.onAbort, { once: true });
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, so `once` only lets the listener go sooner
+        signal.addEventListener("abort", onAbort, { once: true });
+        waiter.stopWatching = () => signal.removeEventListener("abort", onAbort);
       }
       if (front) this.#waiters.unshift(waiter);
       else this.#waiters.push(waiter);
@@ -186,7 +186,7 @@ export class CredentialQueue {
    */
   answered(limit: RateLimit | undefined, sentAt: number): void {
     const { answered } = this.#store;
-    const current = answered ? this.#effective(limit) : undefined;
+    const current = this.#effective(limit);
     if (answered && current) bestEffort(() => answered.call(this.#store, this.#key, current, Math.max(0, Date.now() - sentAt)));
   }
 
@@ -229,28 +229,26 @@ export class CredentialQueue {
     if (!learned) return limit;
     const now = Date.now();
     // A tenth more (one at least) per window that passed without a 429, until the client's own limit is back.
-    const windows = Math.floor((now - this.#learnedAt) / learned.intervalMs);
-    if (windows > 0) {
-      for (let window = 0; window < windows && learned.requests < (limit?.requests ?? Number.POSITIVE_INFINITY); window++) {
-        learned.requests += Math.max(1, Math.ceil(learned.requests / 10));
-      }
-      this.#learnedAt += windows * learned.intervalMs;
+    const windows = Math.max(0, Math.floor((now - this.#learnedAt) / learned.intervalMs));
+    for (let window = 0; window < windows; window++) {
+      learned.requests += Math.max(1, Math.ceil(learned.requests / 10));
       if (limit && learned.requests >= limit.requests) {
         this.#learned = undefined;
         return limit;
       }
     }
+    this.#learnedAt += windows * learned.intervalMs;
     return limit ? { requests: Math.min(limit.requests, learned.requests), intervalMs: Math.max(limit.intervalMs, learned.intervalMs) } : learned;
   }
 
+  /** Every waiter removed is in the queue: it leaves once, when released or aborted (its release stops the abort). */
   #remove(waiter: Waiter): void {
-    const index = this.#waiters.indexOf(waiter);
-    if (index >= 0) this.#waiters.splice(index, 1);
+    this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
   }
 
   #release(waiter: Waiter, error?: unknown): void {
     this.#remove(waiter);
-    if (waiter.onAbort) waiter.signal?.removeEventListener("abort", waiter.onAbort);
+    waiter.stopWatching?.();
     if (error === undefined) waiter.resolve();
     else waiter.reject(error);
   }
@@ -287,14 +285,13 @@ export class CredentialQueue {
   }
 }
 
-/** Runs a store's write whose failure only costs precision, sync or async, without letting it throw or reject. */
+/**
+ * Runs a store's write whose failure only costs precision, sync or async, without letting it throw or reject: the
+ * send stays counted from its take, or the pause unset, and the next take tells the calls what is wrong.
+ */
 function bestEffort(write: () => void | Promise<void>): void {
-  try {
-    const done = write();
-    if (done instanceof Promise) done.catch(() => undefined);
-  } catch {
-    // The send stays counted from its take, or the pause unset: the next take tells the calls what is wrong.
-  }
+  // Run at once (the next take must see the pause); a throw becomes the async function's rejection, caught here.
+  (async () => write())().catch(() => undefined);
 }
 
 /** The error of a call that would wait longer than it may for a 429's pause: nothing was sent. */

@@ -31,6 +31,7 @@ describe("a limit as the commands write it", () => {
     ["10/1s", { requests: 10, intervalMs: 1_000 }],
     ["5/500ms", { requests: 5, intervalMs: 500 }],
     ["2/1.5s", { requests: 2, intervalMs: 1_500 }],
+    ["2/1.25s", { requests: 2, intervalMs: 1_250 }],
     ["1/1ms", { requests: 1, intervalMs: 1 }],
   ])("%s", (text, limit) => {
     expect(rateLimitFromText(text)).toEqual(limit);
@@ -65,6 +66,13 @@ describe("this process's store", () => {
     expect(store.take(key, limit)).toEqual({ waitMs: 100, paused: false });
     at(window + 1);
     expect(store.take(key, limit)).toEqual({ waitMs: 99, paused: false });
+  });
+
+  it("forgets every send once all have left the widened window", () => {
+    const key = newKey();
+    expect([store.take(key, limit), store.take(key, limit), store.take(key, limit)]).toEqual([0, 0, 0]);
+    at(window);
+    expect([store.take(key, limit), store.take(key, limit), store.take(key, limit)]).toEqual([0, 0, 0]);
   });
 
   it("counts each key apart, and nothing without a limit", () => {
@@ -130,5 +138,30 @@ describe("this process's store", () => {
     store.answered?.(key, two, 500);
     expect(store.take(key, two)).toEqual({ waitMs: 300 + window - 500, paused: false });
     store.answered?.(newKey(), two, 10);
+  });
+
+  it("moves the answered send to the end of the log, leaving one entry per send", () => {
+    const key = newKey();
+    const three = { requests: 3, intervalMs: 1_000 };
+    expect(store.take(key, three)).toBe(0);
+    at(300);
+    expect(store.take(key, three)).toBe(0);
+    at(500);
+    store.answered?.(key, three, 500);
+    // Two sends counted (at 300 and 500): a third may go.
+    expect(store.take(key, three)).toBe(0);
+    expect(store.take(key, three)).toEqual({ waitMs: 300 + window - 500, paused: false });
+  });
+
+  it("moves nothing for an answer to a send taken before any the log holds", () => {
+    const key = newKey();
+    const single = { requests: 1, intervalMs: 1_000 };
+    at(100);
+    expect(store.take(key, single)).toBe(0);
+    at(200);
+    // Taken 150 ms ago, at 50: the send at 100 is another one, and stays where it is.
+    store.answered?.(key, single, 150);
+    at(100 + window);
+    expect(store.take(key, single)).toBe(0);
   });
 });
