@@ -107,6 +107,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   function routesOf(validatorsByKey: Record<string, OperationValidators>): Record<string, Map<string, Route>> {
     const routes: Record<string, Map<string, Route>> = {};
     for (const [key, validators] of Object.entries(validatorsByKey)) {
+      // Stryker disable next-line StringLiteral: every key is `METHOD /template`, so the defaults are never used.
       const [method = "", template = ""] = key.split(" ");
       // Errors and log lines name the operation and its path template (never a value that may be private).
       const label = `${validators.operationId} ${key}`;
@@ -121,15 +122,22 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   // Set once the modules have loaded: from then on a call finds them at once, without waiting on anything.
   let routes: Record<string, Map<string, Route>> | undefined;
   let responseValidators: Record<string, Record<string, Validator>> | undefined;
-  const routesLoading = loadedModule("request validators", config.validators).then((module) => {
-    routes = routesOf(module.validators);
-    return routes;
-  });
+  // Each `then` goes inside loadedModule, so the promise kept here is the one whose failure loadedModule handles.
+  const routesLoading = loadedModule(
+    "request validators",
+    config.validators.then((module) => {
+      routes = routesOf(module.validators);
+      return routes;
+    }),
+  );
   const responsesLoading = config.responseValidators
-    ? loadedModule("response validators", config.responseValidators).then((module) => {
-        responseValidators = module.responseValidators;
-        return responseValidators;
-      })
+    ? loadedModule(
+        "response validators",
+        config.responseValidators.then((module) => {
+          responseValidators = module.responseValidators;
+          return responseValidators;
+        }),
+      )
     : undefined;
 
   /** The policy of a call: the route's own when the call overrides nothing, else one made for it. */
@@ -191,6 +199,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       const response = await send({
         method,
         url,
+        // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined too; the check only says so.
         body: init.body === undefined ? undefined : JSON.stringify(init.body),
         headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy, options.headers),
         signal: options.signal,
@@ -306,8 +315,10 @@ const segmentsOf = (template: string): string[] => template.split(/\{([^}]+)\}/)
  */
 function fillPath(template: string, params: Record<string, unknown>): string {
   let segments = templates.get(template);
+  // Stryker disable next-line ConditionalExpression: a cache; splitting the template again gives the same segments.
   if (!segments) {
     segments = segmentsOf(template);
+    // Stryker disable next-line CallExpression: a cache; without it each call splits the template again, alike.
     templates.set(template, segments);
   }
   return fillSegments(segments, params, { label: pathOf(template), operationId: undefined });
