@@ -34,6 +34,7 @@ export function checkedCallHeaders(call: CallName, headers: Record<string, strin
 export function checkedDefaultHeaders(factory: string, headers: Record<string, string> | undefined): Record<string, string> {
   if (headers === undefined) return {};
   const { checked, issues } = headerIssues(headers);
+  // Stryker disable next-line OptionalChaining: the line runs only when there are issues, so issues[0] is always there.
   if (issues.length > 0) throw new IngestionError(`${factory}: defaultHeaders${issues[0]?.path.slice("/headers".length)} ${issues[0]?.message}`);
   if ("authorization" in checked) throw new IngestionError(`${factory}: defaultHeaders must not set Authorization; the client sends its own credentials`);
   return checked;

@@ -1,7 +1,15 @@
 // What an ApiError's message says of the server's answer: its own words (the interface's error field, a text body,
 // an HTML page read as text), escaped and cut short, and never more of a page than a message shows.
 import { describe, expect, it } from "vitest";
-import { ApiError, printable, RedirectError } from "../../src/client/errors.js";
+import {
+  ApiError,
+  printable,
+  RateLimitError,
+  RedirectError,
+  RequestValidationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+} from "../../src/client/errors.js";
 
 const call = { label: "getPipe GET /v1/pipes/{pipeId}", operationId: "getPipe" };
 const messageOf = (body: unknown, headers: Record<string, string> = {}, errorKey?: string) =>
@@ -35,6 +43,10 @@ describe("an ApiError's message", () => {
     expect(messageOf({ error: "x" })).toBe(bare);
     expect(messageOf(undefined)).toBe(bare);
     expect(messageOf(null)).toBe(bare);
+  });
+
+  it("says nothing more for a JSON body when the interface names no error field, whatever fields the body has", () => {
+    expect(messageOf({ undefined: "a field named undefined", error: "e", message: "m" })).toBe(bare);
   });
 
   it("gives a text body as it is, tags included, with or without a content type", () => {
@@ -85,5 +97,41 @@ describe("a RedirectError's message", () => {
     const error = new RedirectError(0, new Headers(), undefined, call);
     expect(error.location).toBeUndefined();
     expect(error.message).toBe(`${call.label} failed with HTTP 0: a redirect, not followed`);
+  });
+});
+
+describe("a validation error's message", () => {
+  it("lists each issue by its field, the body itself as (body), separated by semicolons", () => {
+    const error = new RequestValidationError(call, [
+      { path: "", message: "must be object" },
+      { path: "/pipeId", message: "is required" },
+    ]);
+    expect(error.message).toBe(`Invalid request for ${call.label}, nothing was sent: (body) must be object; /pipeId is required`);
+  });
+
+  it("of a response ends with the answer's request id, when it has one", () => {
+    const issues = [{ path: "/result", message: "is required" }];
+    expect(new ResponseValidationError(call, issues, "req-7").message).toBe(
+      `Response of ${call.label} breaks the contract: /result is required (request id req-7)`,
+    );
+    expect(new ResponseValidationError(call, issues, undefined).message).toBe(`Response of ${call.label} breaks the contract: /result is required`);
+  });
+
+  it("of a response too large says the limit, and that reading stopped there, of the body as a whole", () => {
+    const error = new ResponseTooLargeError(call, 1_024, undefined);
+    expect(error.issues).toEqual([{ path: "", message: "is larger than maxResponseBytes (1024 bytes); reading stopped there" }]);
+    expect(error.message).toBe(`Response of ${call.label} breaks the contract: (body) is larger than maxResponseBytes (1024 bytes); reading stopped there`);
+  });
+});
+
+describe("a RateLimitError's message", () => {
+  it("says how long to wait, in whole seconds, when the server said", () => {
+    expect(new RateLimitError(429, undefined, new Headers(), undefined, call, undefined, 1_500).message).toBe(
+      `${call.label} failed with HTTP 429; retry after 2 s`,
+    );
+  });
+
+  it("says no wait when the server named none", () => {
+    expect(new RateLimitError(429, undefined, new Headers(), undefined, call, undefined, undefined).message).toBe(`${call.label} failed with HTTP 429`);
   });
 });
