@@ -98,7 +98,6 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
 
   return async function policyFetch(call: OutgoingCall): Promise<Response> {
     const { signal: caller, policy } = call;
-    if (caller?.aborted) throw caller.reason;
     const { timeoutMs, maxRetries } = policy;
     const headers = headersOf(call);
     const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual" };
@@ -107,7 +106,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
     // A call the server answered 429 goes back to the head of the queue, to leave first once the pause is over.
     let requeued = false;
     for (let retry = 0; ; retry++) {
-      // Every attempt waits for its turn; an abort while waiting leaves the queue and sends nothing.
+      // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing.
       const turn = queue.turn(rateLimit, caller, requeued, maxRateLimitWaitMs, policy);
       if (turn) {
         const queuedAt = log ? Date.now() : 0;
@@ -124,8 +123,12 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       // collect one per call; no closure is made unless the caller gave a signal.
       const controller = new AbortController();
       const timer = setTimeout(abortAttempt, timeoutMs, controller);
-      const onCallerAbort = caller ? () => controller.abort(caller.reason) : undefined;
-      if (onCallerAbort) caller?.addEventListener("abort", onCallerAbort, { once: true });
+      let onCallerAbort: (() => void) | undefined;
+      if (caller) {
+        onCallerAbort = () => controller.abort(caller.reason);
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed after the attempt, so `once` changes nothing.
+        caller.addEventListener("abort", onCallerAbort, { once: true });
+      }
       init.signal = controller.signal;
       let response!: Response;
       let failure: IngestionError | undefined;
@@ -143,6 +146,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         failure = attemptFailure(error, controller.signal, policy);
       } finally {
         clearTimeout(timer);
+        // Stryker disable next-line OptionalChaining: the listener exists only when there is a signal.
         if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
         // The server counted this request when it arrived, before now: the queue counts it from now.
         queue.answered(rateLimit, started);
@@ -308,12 +312,14 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
+      // Stryker disable next-line OptionalChaining: the listener runs only on the signal.
       reject(signal?.reason);
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and the timer removes the listener otherwise.
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

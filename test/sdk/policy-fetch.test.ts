@@ -1,0 +1,359 @@
+// The policy fetch alone (src/client/policy-fetch.ts), driven by a scripted `fetch` instead of a server: the
+// headers it sends, the answers it refuses, the body cap, the log lines, aborts and what it leaves behind.
+import { getEventListeners } from "node:events";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ConnectionError, RedirectError, ResponseTooLargeError, ResponseValidationError } from "../../src/client/errors.js";
+import { ownHeaders } from "../../src/client/headers.js";
+import { bodyOf, createPolicyFetch, type OutgoingCall, type PolicyFetchConfig, pathOf, requestIdOf } from "../../src/client/policy-fetch.js";
+import { CredentialQueue, processRateLimitStore } from "../../src/client/rate-limit.js";
+
+type Answer = Response | ((init: RequestInit) => Response | Promise<Response>);
+
+const client = ownHeaders("Basic a2V5OnNlY3JldA==", { "x-team": "ingest" });
+let queues = 0;
+
+/** A policy fetch whose `fetch` gives the scripted answers in turn, recording what was sent and the log lines. */
+function scripted(answers: Answer[] | ((url: string) => Response), config: Partial<PolicyFetchConfig> = {}) {
+  const sent: { url: string; headers: Record<string, string>; body: unknown }[] = [];
+  const lines: string[] = [];
+  const send = async (url: string | URL | Request, init: RequestInit = {}) => {
+    sent.push({ url: String(url), headers: { ...(init.headers as Record<string, string>) }, body: init.body });
+    if (typeof answers === "function") return answers(String(url));
+    const next = answers.shift();
+    if (!next) throw new Error("no answer scripted");
+    return typeof next === "function" ? next(init) : next;
+  };
+  const policyFetch = createPolicyFetch({
+    onRequest: undefined,
+    onResponse: undefined,
+    ownHeaders: client,
+    fetch: send as typeof fetch,
+    maxResponseBytes: 1_000,
+    requestIdField: "requestId",
+    log: (level, message) => lines.push(`${level} ${message}`),
+    queue: new CredentialQueue(processRateLimitStore, `policy-fetch test ${++queues}`),
+    rateLimit: undefined,
+    maxRateLimitWaitMs: 60_000,
+    ...config,
+  });
+  return { policyFetch, sent, lines };
+}
+
+const policy = { label: "getPipe GET /v1/pipes/{pipeId}", operationId: "getPipe", timeoutMs: 5_000, maxRetries: 0 };
+function getPipe(overrides: Partial<OutgoingCall> = {}, retries = 0): OutgoingCall {
+  return {
+    method: "GET",
+    url: "https://api.example.test/v1/pipes/p-1?fields=name",
+    body: undefined,
+    headers: undefined,
+    signal: undefined,
+    policy: { ...policy, maxRetries: retries },
+    ...overrides,
+  };
+}
+const createPipe = (overrides: Partial<OutgoingCall> = {}) =>
+  getPipe({
+    method: "POST",
+    url: "https://api.example.test/v1/pipes",
+    body: '{"name":"p"}',
+    policy: { ...policy, label: "createPipe POST /v1/pipes" },
+    ...overrides,
+  });
+
+const ok = (body: unknown = { requestId: "r-1" }, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json", ...headers } });
+const answer = (status: number, headers: Record<string, string> = {}) => new Response(null, { status, headers });
+
+/** A body delivered in the given chunks, with whatever headers are given (none by default: length unknown). */
+function streamed(chunks: Uint8Array[], headers: Record<string, string> = {}) {
+  const state = { canceled: false };
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+    cancel() {
+      state.canceled = true;
+    },
+  });
+  return { response: new Response(body, { status: 200, headers }), state };
+}
+const bytes = (text: string) => new TextEncoder().encode(text);
+const jsonOf = (size: number) => `"${"x".repeat(size - 2)}"`;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("the headers it sends", () => {
+  it("sends a call without a body with the client's headers and no Content-Type", async () => {
+    const { policyFetch, sent } = scripted([ok()]);
+    await policyFetch(getPipe());
+    expect(sent[0]?.headers).toEqual(client.withoutBody);
+    expect(sent[0]?.headers).not.toHaveProperty("content-type");
+  });
+
+  it("sends a call with a body as JSON, the caller's headers under the client's Accept, Authorization and Content-Type", async () => {
+    const { policyFetch, sent } = scripted([ok()]);
+    await policyFetch(createPipe({ headers: { "x-trace": "t-1", "x-team": "search", authorization: "Bearer stolen", "content-type": "text/plain" } }));
+    expect(sent[0]?.headers).toEqual({ ...client.withBody, "x-trace": "t-1", "x-team": "search" });
+    expect(sent[0]?.headers["content-type"]).toBe("application/json");
+    expect(sent[0]?.body).toBe('{"name":"p"}');
+  });
+
+  it("sends no Content-Type for a call without a body, even with the caller's headers", async () => {
+    const { policyFetch, sent } = scripted([ok()]);
+    await policyFetch(getPipe({ headers: { "x-trace": "t-1" } }));
+    expect(sent[0]?.headers).toEqual({ ...client.withoutBody, "x-trace": "t-1" });
+  });
+});
+
+describe("redirects", () => {
+  it.each([300, 301, 308, 399])("refuses a %i answer as a RedirectError, without following it", async (status) => {
+    const { policyFetch, sent } = scripted([answer(status, { location: "https://elsewhere.example.test/" })]);
+    const error = await policyFetch(getPipe()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RedirectError);
+    expect(error).toMatchObject({ status, location: "https://elsewhere.example.test/" });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("refuses a browser's opaque redirect, which has status 0", async () => {
+    const opaque = answer(200);
+    Object.defineProperties(opaque, { type: { value: "opaqueredirect" }, status: { value: 0 } });
+    await expect(scripted([opaque]).policyFetch(getPipe())).rejects.toBeInstanceOf(RedirectError);
+  });
+
+  it("gives a 400 as an answer, not a redirect", async () => {
+    await expect(scripted([answer(400)]).policyFetch(getPipe())).resolves.toMatchObject({ status: 400 });
+  });
+});
+
+describe("the body cap (maxResponseBytes)", () => {
+  it("reads a body of declared length exactly at the cap", async () => {
+    const body = jsonOf(1_000);
+    const response = await scripted([new Response(body, { headers: { "content-length": "1000" } })]).policyFetch(getPipe());
+    expect(bodyOf(response).text).toBe(body);
+  });
+
+  it("refuses a body whose declared length passes the cap, without reading it", async () => {
+    const { response, state } = streamed([bytes('"short"')], { "content-length": "1001" });
+    await expect(scripted([response]).policyFetch(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(state.canceled).toBe(true);
+  });
+
+  it("counts a body of unknown length as it streams, and stops reading an endless one past the cap", async () => {
+    const state = { canceled: false };
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.enqueue(bytes("x".repeat(600))),
+      cancel() {
+        state.canceled = true;
+      },
+    });
+    const response = new Response(endless, { status: 200 });
+    const error = await scripted([response])
+      .policyFetch(getPipe())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ limitBytes: 1_000, operationId: "getPipe" });
+    expect(state.canceled).toBe(true);
+  });
+
+  it("counts a compressed body's decoded bytes, whatever its declared length", async () => {
+    const small = streamed([bytes(jsonOf(900))], { "content-encoding": "gzip", "content-length": "5000" });
+    expect(bodyOf(await scripted([small.response]).policyFetch(getPipe())).text).toBe(jsonOf(900));
+    const bomb = streamed([bytes(jsonOf(2_000))], { "content-encoding": "gzip", "content-length": "40" });
+    await expect(scripted([bomb.response]).policyFetch(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
+  });
+
+  it("decodes a character split across chunks", async () => {
+    const encoded = bytes('"café"');
+    const { response } = streamed([encoded.slice(0, 5), encoded.slice(5)]);
+    expect(bodyOf(await scripted([response]).policyFetch(getPipe())).json).toBe("café");
+  });
+
+  it("reads an answer without a body as empty, and gives it", async () => {
+    const response = await scripted([answer(200)]).policyFetch(getPipe());
+    expect(bodyOf(response)).toEqual({ text: "", json: undefined, isJson: false });
+  });
+});
+
+describe("a successful answer that is not JSON", () => {
+  it("is a ResponseValidationError naming its content type, its first 80 characters and its request id", async () => {
+    const page = `<html>${"x".repeat(200)}</html>`;
+    const response = new Response(page, { headers: { "content-type": "text/html", "x-request-id": "r-9" } });
+    const error = await scripted([response])
+      .policyFetch(getPipe())
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ issues: [{ path: "", message: `is not JSON (text/html): ${JSON.stringify(page.slice(0, 80))}` }], requestId: "r-9" });
+  });
+
+  it("says when it has no content type", async () => {
+    const response = new Response("fine");
+    response.headers.delete("content-type");
+    await expect(scripted([response]).policyFetch(getPipe())).rejects.toMatchObject({
+      issues: [{ path: "", message: 'is not JSON (no content type): "fine"' }],
+    });
+  });
+
+  it("is given to onResponse with its text, and json() refusing it", async () => {
+    let seen: { text: string; json: unknown } | undefined;
+    const onResponse = async (response: Response) => {
+      seen = { text: await response.text(), json: await response.json().catch((e: unknown) => e) };
+    };
+    await scripted([new Response("down", { status: 500 })], { onResponse }).policyFetch(getPipe());
+    expect(seen?.text).toBe("down");
+    expect(seen?.json).toBeInstanceOf(SyntaxError);
+    expect(seen?.json).toMatchObject({ message: "the body is not JSON" });
+  });
+});
+
+describe("log lines", () => {
+  const took = (line: string | undefined) => Number(/ (?:in|after) (\d+) ms/.exec(line ?? "")?.[1]);
+
+  it("logs an answer with its path (never the query), attempt, status, time and request id", async () => {
+    const { policyFetch, lines } = scripted([ok({ requestId: "r-1" })]);
+    await policyFetch(getPipe());
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^info GET \/v1\/pipes\/p-1 attempt 1\/1: 200 in \d+ ms request r-1$/);
+    expect(took(lines[0])).toBeLessThan(1_000);
+  });
+
+  it("logs an error answer it gives up on as an error, and one it retries as a warning", async () => {
+    const { policyFetch, lines } = scripted([answer(503, { "retry-after": "0" }), answer(404)]);
+    await policyFetch(getPipe({}, 1));
+    expect(lines).toEqual([
+      expect.stringMatching(/^warn GET \/v1\/pipes\/p-1 attempt 1\/2: 503 in \d+ ms, retrying$/),
+      expect.stringMatching(/^error GET \/v1\/pipes\/p-1 attempt 2\/2: 404 in \d+ ms$/),
+    ]);
+  });
+
+  it("logs a failure without an answer, with its time, retried as a warning and given up on as an error", async () => {
+    const reset = () => Promise.reject(new TypeError("fetch failed", { cause: new Error("read ECONNRESET") }));
+    const { policyFetch, lines } = scripted([reset, reset]);
+    const error = await policyFetch(getPipe({}, 1)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    const failure = "getPipe GET /v1/pipes/{pipeId} got no complete response: fetch failed: read ECONNRESET";
+    expect(lines).toEqual([
+      `warn GET /v1/pipes/p-1 attempt 1/2: ${failure} after ${took(lines[0])} ms, retrying`,
+      `error GET /v1/pipes/p-1 attempt 2/2: ${failure} after ${took(lines[1])} ms`,
+    ]);
+    expect(took(lines[0])).toBeLessThan(1_000);
+  });
+
+  it("names a failure that has no cause by its own message", async () => {
+    const { policyFetch, lines } = scripted([() => Promise.reject(new Error("boom"))]);
+    await expect(policyFetch(createPipe())).rejects.toMatchObject({ message: "createPipe POST /v1/pipes got no complete response: boom" });
+    expect(lines).toEqual([
+      expect.stringMatching(/^error POST \/v1\/pipes attempt 1\/1: createPipe POST \/v1\/pipes got no complete response: boom after \d+ ms$/),
+    ]);
+  });
+
+  it("logs how long a call waited for its turn in the rate-limit queue", async () => {
+    const { policyFetch, lines } = scripted([ok(), ok()], { rateLimit: { requests: 1, intervalMs: 100 } });
+    await policyFetch(getPipe());
+    await policyFetch(getPipe());
+    const waited = lines.find((line) => line.includes("for its turn"));
+    expect(waited).toMatch(/^info GET \/v1\/pipes\/p-1 attempt 1\/1: waited \d+ ms for its turn in the rate-limit queue$/);
+    expect(Number(/waited (\d+) ms/.exec(waited ?? "")?.[1])).toBeLessThan(1_000);
+  });
+});
+
+describe("retries", () => {
+  it("retries a 503 whose Retry-After is exactly maxRateLimitWaitMs", async () => {
+    const { policyFetch, sent } = scripted([answer(503, { "retry-after": "0" }), ok()], { maxRateLimitWaitMs: 0 });
+    await expect(policyFetch(getPipe({}, 1))).resolves.toMatchObject({ status: 200 });
+    expect(sent).toHaveLength(2);
+  });
+
+  it("resolves a successful answer with an empty body", async () => {
+    await expect(scripted([answer(204)]).policyFetch(getPipe())).resolves.toMatchObject({ status: 204 });
+  });
+});
+
+describe("the credential's queue", () => {
+  // Slow enough that a 429 is answered before the next call's turn, even on a busy machine.
+  const paced = { rateLimit: { requests: 1, intervalMs: 100 } };
+  /** Three calls made at once, to /a, /b and /c; /a's first answer is `first`; resolves to the paths in the order sent. */
+  async function sendOrder(first: Response) {
+    let answeredA = false;
+    const { policyFetch, sent } = scripted((url) => {
+      if (!url.endsWith("/a") || answeredA) return ok();
+      answeredA = true;
+      return first;
+    }, paced);
+    const to = (path: string) => getPipe({ url: `https://api.example.test/v1/pipes/${path}` }, 1);
+    await Promise.all([policyFetch(to("a")), policyFetch(to("b")), policyFetch(to("c"))]);
+    return sent.map(({ url }) => url.slice(-1));
+  }
+
+  it("sends calls in the order they were made, and a retry after a 503 behind those already waiting", async () => {
+    expect(await sendOrder(answer(503, { "retry-after": "0" }))).toEqual(["a", "b", "c", "a"]);
+  });
+
+  it("puts a call answered 429 back at the head of the queue, to leave first once the pause is over", async () => {
+    expect(await sendOrder(answer(429, { "retry-after": "0" }))).toEqual(["a", "a", "b", "c"]);
+  });
+});
+
+describe("aborts", () => {
+  it("an abort during an attempt rejects with the caller's reason, not a timeout", async () => {
+    const caller = new AbortController();
+    const reason = new Error("the user left");
+    const hang = (init: RequestInit) =>
+      new Promise<Response>((_, reject) => {
+        init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+        caller.abort(reason);
+      });
+    await expect(scripted([hang]).policyFetch(getPipe({ signal: caller.signal }))).rejects.toBe(reason);
+  });
+
+  it("an abort before the wait for a retry ends the call at once with the caller's reason", async () => {
+    const caller = new AbortController();
+    const reason = new Error("the user left");
+    const onResponse = () => caller.abort(reason);
+    const started = Date.now();
+    const call = scripted([answer(503, { "retry-after": "30" })], { onResponse }).policyFetch(getPipe({ signal: caller.signal }, 1));
+    await expect(call).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it("leaves no timer behind after an answer, or after an abort during the wait for a retry", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    await scripted([ok()]).policyFetch(getPipe());
+    expect(vi.getTimerCount()).toBe(0);
+
+    const caller = new AbortController();
+    const sent = vi.fn(() => answer(503, { "retry-after": "30" }));
+    const call = scripted([sent]).policyFetch(getPipe({ signal: caller.signal }, 1));
+    await vi.waitFor(() => expect(sent).toHaveBeenCalled());
+    await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+    caller.abort(new Error("the user left"));
+    await expect(call).rejects.toThrow("the user left");
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("leaves no listener on the caller's signal after the call, retries and their waits included", async () => {
+    const caller = new AbortController();
+    await scripted([answer(503, { "retry-after": "0" }), ok()]).policyFetch(getPipe({ signal: caller.signal }, 1));
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+  });
+});
+
+describe("helpers", () => {
+  it("pathOf gives a URL's path without its query, and / for a URL without one", () => {
+    expect(pathOf("https://api.example.test/v1/pipes?limit=5")).toBe("/v1/pipes");
+    expect(pathOf("https://api.example.test/v1/pipes")).toBe("/v1/pipes");
+    expect(pathOf("https://api.example.test")).toBe("/");
+  });
+
+  it("bodyOf a response the policy did not read is empty", () => {
+    expect(bodyOf(new Response("unread"))).toEqual({ text: "", json: undefined, isJson: false });
+  });
+
+  it("requestIdOf takes the header where the interface's bodies carry no request id", () => {
+    const response = new Response(null, { headers: { "x-request-id": "from-header" } });
+    expect(requestIdOf(response, undefined, { text: "", json: { undefined: "from-body" }, isJson: true })).toBe("from-header");
+    expect(requestIdOf(response, "requestId", { text: "", json: { requestId: "from-body" }, isJson: true })).toBe("from-body");
+  });
+});
