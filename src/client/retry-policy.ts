@@ -60,13 +60,15 @@ export function requestedWaitMs(headers: Headers, now: number = Date.now()): num
 }
 
 function parseDeltaSeconds(value: string | null): number | undefined {
-  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  // Stryker disable next-line ConditionalExpression: without it a missing header is tested as the text "null", which the pattern below refuses too.
+  if (value === null) return undefined;
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
   return Math.ceil(Number(value) * 1000);
 }
 
 /** `Retry-After` as milliseconds: delay-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
-  if (value === null || value.trim() === "") return undefined;
+  if (value === null) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   // Only an HTTP date (`Wed, 21 Oct 2015 07:28:00 GMT`): Date.parse alone reads "-1" or "1.5" as dates.

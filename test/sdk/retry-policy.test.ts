@@ -96,12 +96,22 @@ describe("the wait a server asks for", () => {
     expect(parseRetryAfter(value, now)).toBe(ms);
   });
 
-  it.each(["1.5", "-1", "a5", "5a", "5 5", "", "   ", "Thursday, 26-Nov-26 12:00:10 GMT", "Thu, 26 Nov 2026 12:00:10 UTC", "Xyz, 99 Foo 2026 99:99:99 GMT"])(
-    "Retry-After: %j is not read as a wait",
-    (value) => {
-      expect(parseRetryAfter(value, now)).toBeUndefined();
-    },
-  );
+  it.each([
+    "1.5",
+    "-1",
+    "a5",
+    "5a",
+    "5 5",
+    "",
+    "   ",
+    "Thursday, 26-Nov-26 12:00:10 GMT",
+    "Thu, 26 Nov 2026 12:00:10 UTC",
+    "Xyz, 99 Foo 2026 99:99:99 GMT",
+    "on Thu, 26 Nov 2026 12:00:10 GMT",
+    "Thu, 26 Nov 2026 12:00:10 GMT+0100",
+  ])("Retry-After: %j is not read as a wait", (value) => {
+    expect(parseRetryAfter(value, now)).toBeUndefined();
+  });
 
   it("Retry-After as an HTTP date is the time until then, and none for a date already past", () => {
     expect(parseRetryAfter("Thu, 26 Nov 2026 12:00:10 GMT", now)).toBe(10_000);
@@ -113,6 +123,7 @@ describe("the wait a server asks for", () => {
     expect(requestedWaitMs(headers({ "x-ratelimit-reset": "0.25" }), now)).toBe(250);
     expect(requestedWaitMs(headers({ "x-ratelimit-reset": "1.0001" }), now)).toBe(1_001);
     expect(requestedWaitMs(headers({ "x-ratelimit-reset": " 2 " }), now)).toBe(2_000);
+    expect(requestedWaitMs(headers({ "x-ratelimit-reset": "12.5" }), now)).toBe(12_500);
     for (const unreadable of ["2.", ".5", "-1", "a1", "1a", "1e3"])
       expect(requestedWaitMs(headers({ "x-ratelimit-reset": unreadable }), now), unreadable).toBeUndefined();
   });
