@@ -119,9 +119,14 @@ export class ApiError extends IngestionError {
     /** The body's field with the server's words: `error` (management) or `message` (alerting). */
     errorKey?: string,
   ) {
-    super(`${call.label} failed with HTTP ${status}${serverMessage(body, errorKey, headers)}${requestSuffix(requestId)}`, { operationId: call.operationId });
+    super(`${call.label} failed with ${answerText(status, body, errorKey, headers, requestId)}`, { operationId: call.operationId });
     this.operation = call.label;
   }
+}
+
+/** An answer in words: its status, the server's own words and its request id. */
+function answerText(status: number, body: unknown, errorKey: string | undefined, headers: Headers, requestId: string | undefined): string {
+  return `HTTP ${status}${serverMessage(body, errorKey, headers)}${requestSuffix(requestId)}`;
 }
 
 /**
@@ -204,7 +209,22 @@ export class RedirectError extends ApiError {
   }
 }
 
-/** HTTP 429. `retryAfterMs` is the wait the server asked for, when it said. */
+/** What a 429 said, as its RateLimitError tells it: a credential's queue keeps the last one for the calls it stops. */
+export interface RateLimitAnswer {
+  body: unknown;
+  headers: Headers;
+  requestId: string | undefined;
+  /** The body's field with the server's words. */
+  errorKey: string | undefined;
+  /** The wait the server named, exactly; undefined when it named none. */
+  retryAfterMs: number | undefined;
+}
+
+/**
+ * HTTP 429. `retryAfterMs` is the wait the server asked for, when it said. A call the server answered 429 carries
+ * that answer and says why it was not retried; a call a 429 kept in the queue says it was not sent, and carries the
+ * 429 of the call that got it.
+ */
 export class RateLimitError extends ApiError {
   override name = "RateLimitError";
   readonly retryAfterMs: number | undefined;
@@ -216,11 +236,29 @@ export class RateLimitError extends ApiError {
     call: CallName,
     errorKey: string | undefined,
     retryAfterMs: number | undefined,
+    /** Why the call was not tried again, when it was not. */
+    notRetried?: string,
   ) {
     super(status, body, headers, requestId, call, errorKey);
     this.retryAfterMs = retryAfterMs;
-    if (retryAfterMs !== undefined) this.message += `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+    this.message += `${retryAfter(retryAfterMs)}${notRetried ? `; not retried: ${notRetried}` : ""}`;
   }
+
+  /**
+   * The error of a call that never left its queue: `reason` says why, and `answer` is the last 429 of its
+   * credential, another call's (undefined when another process got it: then `waitMs`, the pause, is the wait).
+   */
+  static notSent(call: CallName, answer: RateLimitAnswer | undefined, reason: string, waitMs: number): RateLimitError {
+    const { body, headers = new Headers(), requestId, errorKey, retryAfterMs = waitMs } = answer ?? {};
+    const error = new RateLimitError(429, body, headers, requestId, call, errorKey, retryAfterMs);
+    const another = answer ? `; the last 429 was another call's answer: ${answerText(429, body, errorKey, headers, requestId)}` : "";
+    error.message = `${call.label} was not sent: ${reason}${another}${retryAfter(retryAfterMs)}`;
+    return error;
+  }
+}
+
+function retryAfter(ms: number | undefined): string {
+  return ms === undefined ? "" : `; retry after ${Math.ceil(ms / 1000)} s`;
 }
 
 const errorByStatus: Record<number, typeof ApiError> = {
@@ -239,8 +277,9 @@ export function apiErrorFor(
   requestId: string | undefined,
   call: CallName,
   retryAfterMs: number | undefined,
+  notRetried: string | undefined,
 ): ApiError {
-  if (status === 429) return new RateLimitError(status, body, headers, requestId, call, api.errorKey, retryAfterMs);
+  if (status === 429) return new RateLimitError(status, body, headers, requestId, call, api.errorKey, retryAfterMs, notRetried);
   const ErrorClass = status >= 500 ? InternalServerError : (errorByStatus[status] ?? ApiError);
   return new ErrorClass(status, body, headers, requestId, call, api.errorKey);
 }

@@ -9,6 +9,8 @@ import {
   ConnectionError,
   IngestionError,
   printable,
+  type RateLimitAnswer,
+  RateLimitError,
   RedirectError,
   ResponseTooLargeError,
   ResponseValidationError,
@@ -48,12 +50,17 @@ export interface PolicyFetchConfig {
   maxResponseBytes: number;
   /** Where the interface's bodies carry a request id, if they do. */
   requestIdField: string | undefined;
+  /** The body's field with the server's words, for the errors of calls a 429 keeps in the queue. */
+  errorKey: string | undefined;
   /** Undefined when logging is off, so no log line is even formatted. */
   log: Log | undefined;
   /** The credential's queue, and the pace the client asks of it (undefined: at once, until a 429 says otherwise). */
   queue: CredentialQueue;
   rateLimit: RateLimit | undefined;
-  /** The longest wait a 429 (or a 503's Retry-After) may ask for; a longer one ends the call. */
+  /**
+   * The longest a call may wait because of 429s, over all its attempts (their pauses, and what a lowered budget
+   * adds), and the longest wait a 503's Retry-After may ask for; past it the call ends.
+   */
   maxRateLimitWaitMs: number;
 }
 
@@ -72,13 +79,19 @@ export type PolicyFetch = (call: OutgoingCall) => Promise<Response>;
 // entry, which the garbage collector handles as an ephemeron, at a cost per response that grows with the calls
 // in flight.
 const keptBody: unique symbol = Symbol("ingestion-api body");
-type KeptResponse = Response & { [keptBody]?: ReadBody };
+const keptReason: unique symbol = Symbol("ingestion-api not retried");
+type KeptResponse = Response & { [keptBody]?: ReadBody; [keptReason]?: string };
 
 const noBody: ReadBody = { text: "", json: undefined, isJson: false };
 
 /** The body of a response returned by a policy fetch. */
 export function bodyOf(response: Response): ReadBody {
   return (response as KeptResponse)[keptBody] ?? noBody;
+}
+
+/** Why the policy did not try again after a 429 it returns. */
+export function whyNotRetried(response: Response): string | undefined {
+  return (response as KeptResponse)[keptReason];
 }
 
 /** The request id of an answer: the body's field where the interface has one, else the `x-request-id` header. */
@@ -88,7 +101,7 @@ export function requestIdOf(response: Response, field: string | undefined, { jso
 }
 
 export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
-  const { ownHeaders, log, fetch: send, maxResponseBytes, requestIdField, onRequest, onResponse, queue, rateLimit, maxRateLimitWaitMs } = config;
+  const { ownHeaders, log, fetch: send, maxResponseBytes, requestIdField, errorKey, onRequest, onResponse, queue, rateLimit, maxRateLimitWaitMs } = config;
 
   /** What is sent: the client's headers, the call's over its defaults, and Accept and Authorization over both. */
   function headersOf({ body, headers }: OutgoingCall): Record<string, string> {
@@ -104,20 +117,28 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
     const idempotent = isIdempotent(call.method);
 
     // A call the server answered 429 goes back to the head of the queue, to leave first once the pause is over.
-    let requeued = false;
+    let requeued: Response | undefined;
+    // How long the call has waited because of 429s, over its attempts: maxRateLimitWaitMs bounds it.
+    let waitedMs = 0;
     for (let retry = 0; ; retry++) {
       // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing.
-      const turn = queue.turn(rateLimit, caller, requeued, maxRateLimitWaitMs, policy);
+      const turn = queue.turn(rateLimit, caller, requeued !== undefined, maxRateLimitWaitMs, waitedMs, policy);
       if (turn) {
         const queuedAt = log ? Date.now() : 0;
-        await turn;
+        if (log) log("info", `${attemptLabel(call, retry, maxRetries)}: ${queuedLine(queue.waiting, rateLimit)}`);
+        try {
+          waitedMs = await turn;
+        } catch (error) {
+          // A call answered 429 whose next wait would pass the bound ends with that answer, not as unsent.
+          if (!requeued || !(error instanceof RateLimitError)) throw error;
+          return notRetried(requeued, `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)`);
+        }
         log?.("info", `${attemptLabel(call, retry, maxRetries)}: waited ${Date.now() - queuedAt} ms for its turn in the rate-limit queue`);
       }
-      requeued = false;
+      requeued = undefined;
       // The hook sees each attempt before its time starts; what it returns is not kept for the next one.
       if (onRequest) init.headers = await hookedHeaders(onRequest, policy, { ...call, headers }, attemptContext(policy, retry));
       const started = Date.now();
-      queue.sent(started);
       // One attempt: the response and its whole body within `timeoutMs`, from one controller fed by the timer and
       // the caller's signal. The caller's listener is removed after the attempt, so a long-lived signal does not
       // collect one per call; no closure is made unless the caller gave a signal.
@@ -171,18 +192,48 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         return response;
       }
       const limited = response.status === 429;
+      const retryAfterMs = requestedWaitMs(response.headers);
       // A 429 without a readable wait still pauses the credential, for the backoff.
-      const waitMs = requestedWaitMs(response.headers) ?? (limited ? backoffMs(retry) : undefined);
-      // Every call of the credential stops for the wait, this one included, even when it will not retry.
-      if (limited) queue.limited(waitMs as number, rateLimit, started);
-      const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= maxRateLimitWaitMs);
+      const waitMs = retryAfterMs ?? (limited ? backoffMs(retry) : undefined);
+      // What is left of the call's bound: a 429's wait counts against it with the waits it already had.
+      const leftMs = maxRateLimitWaitMs - (limited ? waitedMs : 0);
+      const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= leftMs);
+      if (limited) {
+        // Every call of the credential stops for the wait, this one included, even when it will not retry.
+        const read = bodyOf(response);
+        const body = read.isJson ? read.json : read.text || undefined;
+        const answer: RateLimitAnswer = { body, headers: response.headers, requestId: requestIdOf(response, requestIdField, read), errorKey, retryAfterMs };
+        queue.limited(answer, waitMs as number, rateLimit, started, Math.max(0, leftMs - (waitMs as number)));
+      }
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
       if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });
-      if (!again) return response;
-      if (limited) requeued = true;
-      else await sleep(waitMs ?? backoffMs(retry), caller);
+      if (again && limited) requeued = response;
+      else if (again) await sleep(waitMs ?? backoffMs(retry), caller);
+      else if (limited)
+        return notRetried(response, retry === maxRetries ? `maxRetries (${maxRetries}) reached` : waitTooLong(waitMs as number, leftMs, maxRateLimitWaitMs));
+      else return response;
     }
   };
+}
+
+/** A 429 the policy returns, with why it did not try again. */
+function notRetried(response: Response, reason: string): Response {
+  (response as KeptResponse)[keptReason] = reason;
+  return response;
+}
+
+function waitTooLong(waitMs: number, leftMs: number, maxWaitMs: number): string {
+  const bound =
+    leftMs === maxWaitMs ? `maxRateLimitWaitMs (${maxWaitMs} ms)` : `the ${Math.max(0, Math.floor(leftMs))} ms left of maxRateLimitWaitMs (${maxWaitMs} ms)`;
+  return `the wait it asks for (${waitMs} ms) is longer than ${bound}`;
+}
+
+/** The log line of a call that joins the rate-limit queue: how many wait, and about how long that takes. */
+function queuedLine(waiting: number, limit: RateLimit | undefined): string {
+  const line = `waits for its turn in the rate-limit queue, ${waiting} call${waiting === 1 ? "" : "s"} waiting`;
+  if (!limit) return `${line}, paused or slowed by a 429`;
+  const aboutS = Math.ceil(waiting / limit.requests) * (limit.intervalMs / 1000);
+  return `${line}: about ${aboutS} s at ${limit.requests} per ${limit.intervalMs / 1000} s`;
 }
 
 function attemptContext({ operationId }: CallPolicy, retry: number): AttemptContext {

@@ -4,7 +4,7 @@
 // default, or a store that several processes share (`ingestion-api/redis`).
 
 import type { InterfaceDescriptor } from "../contract/interfaces.js";
-import { type CallName, RateLimitError } from "./errors.js";
+import { type CallName, type RateLimitAnswer, RateLimitError } from "./errors.js";
 
 /** At most `requests` sends in any window of `intervalMs`. */
 export interface RateLimit {
@@ -23,21 +23,31 @@ export function rateLimitFromText(text: string): RateLimit | undefined {
   return match && requests >= 1 && intervalMs >= 1 ? { requests, intervalMs } : undefined;
 }
 
-/** A store's answer to `take`: 0 when the send may go now; otherwise how long to wait, and whether a 429's pause is why. */
-export type Turn = 0 | { waitMs: number; paused: boolean };
+/**
+ * A store's answer to `take`: 0 when the send may go now; otherwise how long to wait, whether a 429's pause is why,
+ * and the budget a 429 taught when that is what the wait is for (it is lower than the client's own limit, or the
+ * client has none).
+ */
+export type Turn = 0 | { waitMs: number; paused: boolean; lowered?: RateLimit };
 
 /**
- * Where a credential's sends are counted. `key` names the interface, the server and the credential; a store shared
- * beyond this process must not keep it as it is (it may hold a token): the Redis store hashes it.
+ * Where a credential's sends are counted, and what its 429s taught. `key` names the interface, the server and the
+ * credential; a store shared beyond this process must not keep it as it is (it may hold a token): the Redis store
+ * hashes it.
  */
 export interface RateLimitStore {
   /**
-   * Takes one send for `key` when `key` is not paused and, with a `limit`, fewer than `limit.requests` sends were
-   * taken in the last `limit.intervalMs` plus `marginMs(limit)`; otherwise says how long to wait before asking again.
+   * Takes one send for `key` when `key` is not paused and fewer sends were taken in the last window than its budget
+   * allows (`limit`, the client's own, lowered to what a 429 taught; windows widened by `marginMs`); otherwise says
+   * how long to wait before asking again.
    */
   take(key: string, limit: RateLimit | undefined): Turn | Promise<Turn>;
-  /** Pauses every sender of `key` for `ms` from now, as a 429 asks; a longer pause already set stays. */
-  pause(key: string, ms: number): void | Promise<void>;
+  /**
+   * A send of `key` taken `elapsedMs` ago got a 429 asking to wait `waitMs`: every sender of `key` pauses that long
+   * (a longer pause already set stays), and the budget drops to what the server accepted in the window that ended
+   * in it (see createMemoryRateLimitStore).
+   */
+  limited(key: string, limit: RateLimit | undefined, waitMs: number, elapsedMs: number): void | Promise<void>;
   /**
    * The send of `key` taken `elapsedMs` ago (under `limit`) has its answer, or its failure, now. The server counted
    * it when it arrived, somewhere in between, so the store counts it from now: the latest send taken at or before
@@ -54,42 +64,89 @@ export interface RateLimitStore {
  */
 export const marginMs = ({ intervalMs }: RateLimit): number => Math.max(50, Math.ceil(intervalMs / 100));
 
+/** What a key's 429s taught: the sends the server accepts per interval, growing back from `growsAt`. */
+interface Learned extends RateLimit {
+  growsAt: number;
+}
+
+interface KeyState {
+  /** Send times in order, each moved to when its answer came; without a budget, the sends since the last 429. */
+  log: number[];
+  pausedUntil: number;
+  learned: Learned | undefined;
+  /** When the last 429 that started a window arrived. */
+  limitedAt: number;
+}
+
+/** The most sends a key's log keeps without a budget to prune it by: past it, only the latest half stay. */
+const unlimitedLogLength = 10_000;
+
 /**
- * This process's store: a sliding log of send times per key (each moved to when its answer came), and the time
- * each key is paused until.
+ * A store in this process's memory: a sliding log of send times per key, the time each key is paused until, and the
+ * budget its 429s taught. A 429 lowers the budget to the sends of the window that ended in it but that one (the
+ * client's window, widened; without a limit of its own, from the first send since the last 429 to the end of the
+ * wait), and by one more for each other send of that window answered 429 too, down to one. A window in which the
+ * server took at most one send teaches nothing. The budget grows back by a tenth (one at least) per window without
+ * a 429 after the pause, until the client's own limit is back (or 100 windows have passed).
  */
-function createMemoryRateLimitStore(): RateLimitStore {
-  const logs = new Map<string, number[]>();
-  const pausedUntil = new Map<string, number>();
+export function createMemoryRateLimitStore(): RateLimitStore {
+  const keys = new Map<string, KeyState>();
+  const stateOf = (key: string): KeyState => {
+    let state = keys.get(key);
+    if (!state) {
+      state = { log: [], pausedUntil: 0, learned: undefined, limitedAt: 0 };
+      keys.set(key, state);
+    }
+    return state;
+  };
   return {
     take(key, limit) {
       const at = Date.now();
-      const until = pausedUntil.get(key) ?? 0;
-      if (until > at) return { waitMs: until - at, paused: true };
-      if (!limit) return 0;
-      let log = logs.get(key);
-      if (!log) {
-        // Stryker disable next-line ArrayDeclaration: a non-number in a new log is never in the window, so the first take drops it
-        log = [];
-        logs.set(key, log);
+      const state = stateOf(key);
+      if (state.pausedUntil > at) return { waitMs: state.pausedUntil - at, paused: true };
+      const { log } = state;
+      const budget = budgetOf(state, limit, at);
+      if (!budget) {
+        // Without a budget, every send since the last 429 is kept, for what the next one teaches.
+        prune(log, state.limitedAt);
+        log.push(at);
+        if (log.length > unlimitedLogLength) log.splice(0, log.length - unlimitedLogLength / 2);
+        return 0;
       }
-      const window = limit.intervalMs + marginMs(limit);
-      // The sends that left the window: the log is in order, so they are the ones before the first still in it.
-      const inWindow = log.findIndex((sentAt) => sentAt > at - window);
-      log.splice(0, inWindow === -1 ? log.length : inWindow);
-      if (log.length < limit.requests) {
+      const window = budget.intervalMs + marginMs(budget);
+      prune(log, at - window);
+      if (log.length < budget.requests) {
         log.push(at);
         return 0;
       }
       // The send that must leave the window before this one may go (a lowered budget can leave more than `requests`).
-      return { waitMs: (log[log.length - limit.requests] as number) + window - at, paused: false };
+      const waitMs = (log[log.length - budget.requests] as number) + window - at;
+      return budget === limit ? { waitMs, paused: false } : { waitMs, paused: false, lowered: budget };
     },
-    pause(key, ms) {
-      pausedUntil.set(key, Math.max(Date.now() + ms, pausedUntil.get(key) ?? 0));
+    limited(key, limit, waitMs, elapsedMs) {
+      const now = Date.now();
+      const state = stateOf(key);
+      state.pausedUntil = Math.max(state.pausedUntil, now + waitMs);
+      const { learned } = state;
+      // Another answer to a send of the window that already ended in a 429: one fewer accepted than counted.
+      if (learned && now - elapsedMs < state.limitedAt) {
+        learned.requests = Math.max(1, learned.requests - 1);
+        return;
+      }
+      const previous = state.limitedAt;
+      state.limitedAt = now;
+      const current = budgetOf(state, limit, now);
+      const since = current ? now - current.intervalMs - marginMs(current) : previous;
+      const window = state.log.filter((at) => at > since);
+      // A window in which the server took nothing says nothing of its pace (another process, or a limit of its own):
+      // the pause is all there is to do.
+      if (window.length < 2) return;
+      const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - (window[0] as number));
+      const requests = Math.min(current?.requests ?? Number.POSITIVE_INFINITY, window.length - 1);
+      state.learned = { requests, intervalMs, growsAt: now + waitMs };
     },
     answered(key, _limit, elapsedMs) {
-      const log = logs.get(key);
-      if (!log) return;
+      const { log } = stateOf(key);
       const at = Date.now();
       const takenBy = at - elapsedMs;
       // The latest send taken by then: the one before the first taken after then (the log is in order).
@@ -103,62 +160,115 @@ function createMemoryRateLimitStore(): RateLimitStore {
   };
 }
 
+/** Drops the sends at or before `since` from a log in order. */
+function prune(log: number[], since: number): void {
+  const kept = log.findIndex((sentAt) => sentAt > since);
+  log.splice(0, kept === -1 ? log.length : kept);
+}
+
+/**
+ * The limit a send of the key leaves under at `now`: the client's, lowered to what the key's 429s taught, grown
+ * back by a tenth (one at least) per window passed since it last grew; forgotten once the client's own is back, or
+ * after 100 windows.
+ */
+function budgetOf(state: KeyState, limit: RateLimit | undefined, now: number): RateLimit | undefined {
+  const { learned } = state;
+  if (!learned) return limit;
+  const windows = Math.max(0, Math.floor((now - learned.growsAt) / learned.intervalMs));
+  // After 100 windows without a 429 a budget has grown back at least a thousandfold: it is forgotten.
+  let forgotten = windows > 100;
+  for (let window = 0; window < windows && !forgotten; window++) {
+    learned.requests += Math.max(1, Math.ceil(learned.requests / 10));
+    forgotten = limit !== undefined && learned.requests >= limit.requests;
+  }
+  if (forgotten) {
+    state.learned = undefined;
+    return limit;
+  }
+  learned.growsAt += windows * learned.intervalMs;
+  if (!limit) return { requests: learned.requests, intervalMs: learned.intervalMs };
+  return { requests: Math.min(limit.requests, learned.requests), intervalMs: Math.max(limit.intervalMs, learned.intervalMs) };
+}
+
 /** The store of every client not given one. */
 export const processRateLimitStore: RateLimitStore = createMemoryRateLimitStore();
 
 interface Waiter {
   limit: RateLimit | undefined;
   maxWaitMs: number;
+  /** The time this call has waited because of 429s so far, its earlier attempts' included. */
+  waitedMs: number;
+  /** When it joined the queue. */
+  queuedAt: number;
   call: CallName;
-  resolve(): void;
+  resolve(waitedMs: number): void;
   reject(reason: unknown): void;
   /** Stops listening to the caller's signal, if it gave one. */
   stopWatching: (() => void) | undefined;
 }
 
-/** A credential's queue: its calls leave one by one, in order, when the store gives them a turn. */
+/**
+ * A credential's queue: its calls leave one by one, in order, when the store gives them a turn. The time a call
+ * waits because of 429s (their pauses, and the part of a lowered budget's wait beyond what its own limit would
+ * have cost) is bounded by its `maxRateLimitWaitMs`; waiting for its own limit's pace is not.
+ */
 export class CredentialQueue {
   readonly #store: RateLimitStore;
   readonly #key: string;
   readonly #waiters: Waiter[] = [];
   #pumping = false;
-  /** What the server accepted before its last 429, when that is less than the configured limit. */
-  #learned: RateLimit | undefined;
-  #learnedAt = 0;
-  /** When this process sent the credential's requests, for learning: pruned as it grows. */
-  readonly #sent: number[] = [];
-  /** When the last 429 that lowered the budget arrived. */
-  #limitedAt = 0;
+  /** The last 429 a call of the credential got here, for the calls it keeps from being sent. */
+  #lastAnswer: RateLimitAnswer | undefined;
 
   constructor(store: RateLimitStore, key: string) {
     this.#store = store;
     this.#key = key;
   }
 
+  /** How many calls wait for their turn. */
+  get waiting(): number {
+    return this.#waiters.length;
+  }
+
   /**
-   * Waits for a call's turn: undefined when it may go at once, else a promise that resolves when it may, and
-   * rejects with the signal's reason when the caller aborts (the call then leaves the queue, having sent nothing)
-   * or with a RateLimitError when a 429's pause would outlast `maxWaitMs`. `front` puts a call that got a 429 back
-   * at the head of the queue.
+   * Waits for a call's turn: undefined when it may go at once, else a promise that resolves, when it may, to the
+   * time it has then waited because of 429s (`waitedMs` is what it had waited before). It rejects with the signal's
+   * reason when the caller aborts (the call then leaves the queue, having sent nothing), or with a RateLimitError
+   * as soon as its waits because of 429s would pass `maxWaitMs`. `front` puts a call that got a 429 back at the
+   * head of the queue.
    */
-  turn(limit: RateLimit | undefined, signal: AbortSignal | undefined, front: boolean, maxWaitMs: number, call: CallName): Promise<void> | undefined {
+  turn(
+    limit: RateLimit | undefined,
+    signal: AbortSignal | undefined,
+    front: boolean,
+    maxWaitMs: number,
+    waitedMs: number,
+    call: CallName,
+  ): Promise<number> | undefined {
     if (signal?.aborted) return Promise.reject(signal.reason);
     // With nobody waiting, the call asks the store itself: most calls go at once, without a promise or a timer.
-    const turn = this.#waiters.length === 0 ? this.#store.take(this.#key, this.#effective(limit)) : undefined;
+    const turn = this.#waiters.length === 0 ? this.#store.take(this.#key, limit) : undefined;
     if (turn === 0) return undefined;
-    const waiter = { limit, maxWaitMs, call, signal, front };
-    if (turn instanceof Promise) return turn.then((later) => (later === 0 ? undefined : this.#wait(waiter, later)));
+    const waiter = { limit, maxWaitMs, waitedMs, call, signal, front };
+    if (turn instanceof Promise) return turn.then((later) => (later === 0 ? waitedMs : this.#wait(waiter, later)));
     return this.#wait(waiter, turn);
   }
 
   /** Queues a call; `denied` is the store's answer it already got, if any. */
   #wait(
-    { limit, maxWaitMs, call, signal, front }: Pick<Waiter, "limit" | "maxWaitMs" | "call"> & { signal: AbortSignal | undefined; front: boolean },
+    {
+      limit,
+      maxWaitMs,
+      waitedMs,
+      call,
+      signal,
+      front,
+    }: Pick<Waiter, "limit" | "maxWaitMs" | "waitedMs" | "call"> & { signal: AbortSignal | undefined; front: boolean },
     denied: Exclude<Turn, 0> | undefined,
-  ): Promise<void> {
-    if (denied?.paused && denied.waitMs > maxWaitMs) return Promise.reject(pausedTooLong(call, denied.waitMs, maxWaitMs));
-    return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { limit, maxWaitMs, call, resolve, reject, stopWatching: undefined };
+  ): Promise<number> {
+    if (denied && waitedMs + chargedShare(denied, limit) * denied.waitMs > maxWaitMs) return Promise.reject(this.#tooLong(call, maxWaitMs, denied));
+    return new Promise<number>((resolve, reject) => {
+      const waiter: Waiter = { limit, maxWaitMs, waitedMs, queuedAt: Date.now(), call, resolve, reject, stopWatching: undefined };
       if (signal) {
         const onAbort = () => {
           this.#remove(waiter);
@@ -174,71 +284,26 @@ export class CredentialQueue {
     });
   }
 
-  /** A call of the credential was sent at `sentAt`, for learning what the server accepts. */
-  sent(sentAt: number): void {
-    this.#sent.push(sentAt);
-    if (this.#sent.length > 10_000) this.#sent.splice(0, this.#sent.length - 5_000);
-  }
-
   /**
    * The call sent at `sentAt` under `limit` has its answer or its failure: the store counts it from now, when the
    * server has surely counted it. A store that fails here only loses that precision; the call's outcome stands.
+   * Only a client with a limit of its own reports it: without one, a send counts from its take.
    */
   answered(limit: RateLimit | undefined, sentAt: number): void {
     const { answered } = this.#store;
-    const current = this.#effective(limit);
-    if (answered && current) bestEffort(() => answered.call(this.#store, this.#key, current, Math.max(0, Date.now() - sentAt)));
+    if (answered && limit) bestEffort(() => answered.call(this.#store, this.#key, limit, Math.max(0, Date.now() - sentAt)));
   }
 
   /**
-   * The call sent at `sentAt` got a 429 asking to wait `waitMs`. Every call of the credential stops for that long
-   * (with up to 10% of it more, at most 1 s, so processes that share the credential do not all come back at once),
-   * and the budget drops to what the server accepted in the window that ended in the 429: the sends of that window
-   * but this one, less one for each of them that gets a 429 too. It grows back by a tenth (one at least) per window
-   * without one.
+   * The call sent at `sentAt` got `answer`, a 429 asking to wait `waitMs`. Every call of the credential stops for
+   * that long, with up to 10% of it more (at most 1 s, and at most `spreadMs`, so that the call may still wait for
+   * it), so that processes that share the credential do not all come back at once; the store lowers the budget.
    */
-  limited(waitMs: number, limit: RateLimit | undefined, sentAt: number): void {
-    const now = Date.now();
-    const jitter = Math.random() * Math.min(1000, waitMs / 10);
-    // A store that cannot pause (Redis down) fails the next take, which fails the waiting calls.
-    bestEffort(() => this.#store.pause(this.#key, Math.ceil(waitMs + jitter)));
-    const learned = this.#learned;
-    // Another answer to a send of the window that already ended in a 429: one fewer accepted than counted.
-    if (learned && sentAt < this.#limitedAt) {
-      learned.requests = Math.max(1, learned.requests - 1);
-      return;
-    }
-    const previous = this.#limitedAt;
-    this.#limitedAt = now;
-    const current = this.#effective(limit);
-    // Without a limit of its own, the window runs from the first send since the last 429 to the end of this wait.
-    const since = current ? now - current.intervalMs - marginMs(current) : previous;
-    const window = this.#sent.filter((at) => at > since);
-    // A window in which the server took nothing says nothing of its pace (another process, or a limit of its own):
-    // the pause is all there is to do.
-    if (window.length < 2) return;
-    const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - (window[0] as number));
-    const requests = Math.min(current?.requests ?? Number.POSITIVE_INFINITY, window.length - 1);
-    this.#learned = { requests, intervalMs };
-    this.#learnedAt = now + waitMs;
-  }
-
-  /** The limit a call leaves under: its client's, lowered to what the server was seen to accept. */
-  #effective(limit: RateLimit | undefined): RateLimit | undefined {
-    const learned = this.#learned;
-    if (!learned) return limit;
-    const now = Date.now();
-    // A tenth more (one at least) per window that passed without a 429, until the client's own limit is back.
-    const windows = Math.max(0, Math.floor((now - this.#learnedAt) / learned.intervalMs));
-    for (let window = 0; window < windows; window++) {
-      learned.requests += Math.max(1, Math.ceil(learned.requests / 10));
-      if (limit && learned.requests >= limit.requests) {
-        this.#learned = undefined;
-        return limit;
-      }
-    }
-    this.#learnedAt += windows * learned.intervalMs;
-    return limit ? { requests: Math.min(limit.requests, learned.requests), intervalMs: Math.max(limit.intervalMs, learned.intervalMs) } : learned;
+  limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, sentAt: number, spreadMs: number): void {
+    this.#lastAnswer = answer;
+    const jitter = Math.random() * Math.min(1000, waitMs / 10, spreadMs);
+    // A store that cannot record it costs the pause here; the next take tells the calls what is wrong.
+    bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), Math.max(0, Date.now() - sentAt)));
   }
 
   /** Every waiter removed is in the queue: it leaves once, when released or aborted (its release stops the abort). */
@@ -249,8 +314,16 @@ export class CredentialQueue {
   #release(waiter: Waiter, error?: unknown): void {
     this.#remove(waiter);
     waiter.stopWatching?.();
-    if (error === undefined) waiter.resolve();
+    if (error === undefined) waiter.resolve(waiter.waitedMs);
     else waiter.reject(error);
+  }
+
+  /** The error of a call whose waits because of 429s would pass its bound: it was not sent. */
+  #tooLong(call: CallName, maxWaitMs: number, { waitMs, paused, lowered }: Exclude<Turn, 0>): RateLimitError {
+    const cause = paused
+      ? `the credential is paused for ${Math.ceil(waitMs / 1000)} s after a 429`
+      : `a 429 lowered the credential's pace to ${lowered?.requests} per ${lowered?.intervalMs} ms`;
+    return RateLimitError.notSent(call, this.#lastAnswer, `${cause}, and its waits because of 429s would pass maxRateLimitWaitMs (${maxWaitMs} ms)`, waitMs);
   }
 
   /** Gives the head of the queue its turn as soon as the store allows, one after another, until the queue is empty. */
@@ -261,9 +334,9 @@ export class CredentialQueue {
       for (let head = this.#waiters[0]; head; head = this.#waiters[0]) {
         let turn: Turn;
         try {
-          turn = await this.#store.take(this.#key, this.#effective(head.limit));
+          turn = await this.#store.take(this.#key, head.limit);
         } catch (error) {
-          // A shared store that fails (Redis down) fails the calls waiting on it rather than hanging them.
+          // A store that fails fails the calls waiting on it rather than hanging them (the Redis store never does).
           for (const waiter of [...this.#waiters]) this.#release(waiter, error);
           return;
         }
@@ -271,18 +344,39 @@ export class CredentialQueue {
           this.#release(head);
           continue;
         }
-        if (turn.paused) {
+        const waitMs = turn.waitMs;
+        // A wait caused by 429s: every call that may not wait for it fails now rather than after it.
+        const charged = turn.paused || turn.lowered !== undefined;
+        if (charged) {
           for (const waiter of [...this.#waiters]) {
-            if (turn.waitMs > waiter.maxWaitMs) this.#release(waiter, pausedTooLong(waiter.call, turn.waitMs, waiter.maxWaitMs));
+            if (waiter.waitedMs + chargedShare(turn, waiter.limit) * waitMs > waiter.maxWaitMs)
+              this.#release(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
           }
           if (this.#waiters.length === 0) return;
         }
-        await new Promise((resolve) => setTimeout(resolve, turn.waitMs));
+        const from = Date.now();
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+        if (charged) {
+          const to = Date.now();
+          for (const waiter of this.#waiters) waiter.waitedMs += chargedShare(turn, waiter.limit) * (to - Math.max(from, waiter.queuedAt));
+        }
       }
     } finally {
       this.#pumping = false;
     }
   }
+}
+
+/**
+ * How much of a wait the store asked for counts against a call's bound: all of a pause; of a lowered budget's, the
+ * part beyond what the call's own limit would have cost (all of it without a limit); none of its own limit's pace.
+ */
+function chargedShare({ paused, lowered }: Exclude<Turn, 0>, limit: RateLimit | undefined): number {
+  if (paused) return 1;
+  if (!lowered) return 0;
+  if (!limit) return 1;
+  // The lowered pace is this fraction of the own one; the rest of the wait is the 429s'.
+  return Math.max(0, 1 - (lowered.requests * limit.intervalMs) / (lowered.intervalMs * limit.requests));
 }
 
 /**
@@ -292,13 +386,6 @@ export class CredentialQueue {
 function bestEffort(write: () => void | Promise<void>): void {
   // Run at once (the next take must see the pause); a throw becomes the async function's rejection, caught here.
   (async () => write())().catch(() => undefined);
-}
-
-/** The error of a call that would wait longer than it may for a 429's pause: nothing was sent. */
-function pausedTooLong(call: CallName, waitMs: number, maxWaitMs: number): RateLimitError {
-  const error = new RateLimitError(429, undefined, new Headers(), undefined, call, undefined, waitMs);
-  error.message = `${call.label} was not sent: the server's rate limit pauses this credential for ${Math.ceil(waitMs / 1000)} s, longer than maxRateLimitWaitMs (${maxWaitMs} ms)`;
-  return error;
 }
 
 const queues = new WeakMap<RateLimitStore, Map<string, CredentialQueue>>();

@@ -11,14 +11,14 @@ import { ApiPromise, type Outcome, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import { apiErrorFor, type CallName, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
 import { checkedCallHeaders } from "./headers.js";
-import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf, rereadable } from "./policy-fetch.js";
+import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf, rereadable, whyNotRetried } from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators, type Validator } from "./validation.js";
 
 const createClient = openapiFetch.default;
 
 /** What the policy fetch needs, and what the typed calls add on top of it. */
-export interface TransportConfig extends Omit<PolicyFetchConfig, "requestIdField"> {
+export interface TransportConfig extends Omit<PolicyFetchConfig, "requestIdField" | "errorKey"> {
   /** The interface: its envelope, error and request-id fields. */
   api: InterfaceDescriptor;
   baseUrl: string;
@@ -96,7 +96,7 @@ const noOptions: RequestOptions = {};
 
 export function createTransport<Paths extends {}>(config: TransportConfig): Transport<Paths> {
   const { api, baseUrl } = config;
-  const send = createPolicyFetch({ ...config, requestIdField: api.requestIdField });
+  const send = createPolicyFetch({ ...config, requestIdField: api.requestIdField, errorKey: api.errorKey });
   // Made once here: left out, openapi-fetch makes the same serializer anew on every call.
   const querySerializer = openapiFetch.createQuerySerializer();
 
@@ -171,6 +171,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
         requestId,
         policy,
         requestedWaitMs(response.headers),
+        whyNotRetried(response),
       );
     }
     if (validate) {

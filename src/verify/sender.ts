@@ -88,6 +88,7 @@ export function createSender(options: SenderOptions): (request: Outgoing) => Pro
         fetch: (input, init) => globalThis.fetch(input, init),
         maxResponseBytes,
         requestIdField: api.requestIdField,
+        errorKey: api.errorKey,
         log: undefined,
         queue,
         rateLimit,

@@ -30,6 +30,7 @@ function scripted(answers: Answer[] | ((url: string) => Response), config: Parti
     fetch: send as typeof fetch,
     maxResponseBytes: 1_000,
     requestIdField: "requestId",
+    errorKey: "error",
     log: (level, message) => lines.push(`${level} ${message}`),
     queue: new CredentialQueue(processRateLimitStore, `policy-fetch test ${++queues}`),
     rateLimit: undefined,
@@ -253,7 +254,8 @@ describe("log lines", () => {
     const { policyFetch, lines } = scripted([ok(), ok()], { rateLimit: { requests: 1, intervalMs: 100 } });
     await policyFetch(getPipe());
     await policyFetch(getPipe());
-    const waited = lines.find((line) => line.includes("for its turn"));
+    expect(lines).toContain("info GET /v1/pipes/p-1 attempt 1/1: waits for its turn in the rate-limit queue, 1 call waiting: about 0.1 s at 1 per 0.1 s");
+    const waited = lines.find((line) => line.includes("waited"));
     expect(waited).toMatch(/^info GET \/v1\/pipes\/p-1 attempt 1\/1: waited \d+ ms for its turn in the rate-limit queue$/);
     expect(Number(/waited (\d+) ms/.exec(waited ?? "")?.[1])).toBeLessThan(1_000);
   });

@@ -1,7 +1,7 @@
 // The pace of a credential, as this process's store counts it: a sliding log per key, widened by a margin, and the
 // pause a 429 sets. The clock is set by hand, so every wait is exact.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { declaredLimit, marginMs, rateLimitFromText, processRateLimitStore as store } from "../../src/client/rate-limit.js";
+import { declaredLimit, marginMs, type RateLimit, rateLimitFromText, processRateLimitStore as store, type Turn } from "../../src/client/rate-limit.js";
 import { alerts, management } from "../../src/contract/interfaces.js";
 
 const start = Date.parse("2026-11-26T12:00:00Z");
@@ -13,6 +13,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 const at = (ms: number) => vi.setSystemTime(start + ms);
+/** A 429 asking `ms` for a send just taken: with no other send in its window, it teaches nothing but the pause. */
+const pause = (key: string, ms: number) => store.limited(key, undefined, ms, 0);
 let keys = 0;
 const newKey = () => `rate-limit-store.test ${keys++}`;
 
@@ -75,7 +77,7 @@ describe("this process's store", () => {
     expect([store.take(key, limit), store.take(key, limit), store.take(key, limit)]).toEqual([0, 0, 0]);
   });
 
-  it("counts each key apart, and nothing without a limit", () => {
+  it("counts each key apart, and lets every send go without a limit", () => {
     const [one, two] = [newKey(), newKey()];
     const single = { requests: 1, intervalMs: 1_000 };
     expect(store.take(one, single)).toBe(0);
@@ -86,7 +88,7 @@ describe("this process's store", () => {
 
   it("pauses a key for what a 429 asks, to the millisecond, then lets it go", () => {
     const key = newKey();
-    store.pause(key, 2_000);
+    pause(key, 2_000);
     expect(store.take(key, undefined)).toEqual({ waitMs: 2_000, paused: true });
     at(1_999);
     expect(store.take(key, limit)).toEqual({ waitMs: 1, paused: true });
@@ -97,20 +99,20 @@ describe("this process's store", () => {
 
   it("keeps a longer pause already set, and takes a later one", () => {
     const key = newKey();
-    store.pause(key, 5_000);
-    store.pause(key, 1_000);
+    pause(key, 5_000);
+    pause(key, 1_000);
     expect(store.take(key, undefined)).toEqual({ waitMs: 5_000, paused: true });
     at(4_000);
-    store.pause(key, 3_000);
+    pause(key, 3_000);
     expect(store.take(key, undefined)).toEqual({ waitMs: 3_000, paused: true });
   });
 
   it("a pause that is over is forgotten: the next one counts from its own start", () => {
     const key = newKey();
-    store.pause(key, 1_000);
+    pause(key, 1_000);
     at(1_500);
     expect(store.take(key, undefined)).toBe(0);
-    store.pause(key, 200);
+    pause(key, 200);
     expect(store.take(key, undefined)).toEqual({ waitMs: 200, paused: true });
   });
 
@@ -163,5 +165,201 @@ describe("this process's store", () => {
     store.answered?.(key, single, 150);
     at(100 + window);
     expect(store.take(key, single)).toBe(0);
+  });
+});
+
+describe("the budget a 429 teaches this process's store", () => {
+  const limit = { requests: 10, intervalMs: 1_000 };
+
+  /** A key of the store that took sends at the given offsets from start (no budget yet, so all), the clock then at `now`. */
+  function keyThatSent(offsets: number[], now: number) {
+    const key = newKey();
+    for (const offset of offsets) {
+      at(offset);
+      expect(store.take(key, undefined)).toBe(0);
+    }
+    at(now);
+    /** A 429 for the send taken at `sentAt` (an offset), asking `waitMs`. */
+    const limited = (waitMs: number, configured: RateLimit | undefined, sentAt: number) => store.limited(key, configured, waitMs, now - sentAt);
+    return { key, limited };
+  }
+
+  /**
+   * The limit a send of `key` leaves under at `when` (an offset): taken until the store refuses, which names a
+   * lowered budget (else the client's own is full); undefined when nothing refuses (no budget at all).
+   */
+  function budgetAt(key: string, configured: RateLimit | undefined, when: number): RateLimit | "paused" | undefined {
+    at(when);
+    for (let send = 0; send <= 10_000; send++) {
+      const turn = store.take(key, configured) as Turn;
+      if (turn !== 0) return turn.paused ? "paused" : (turn.lowered ?? configured);
+    }
+    return undefined;
+  }
+
+  it("drops to the sends of the window that ended in the 429, but that one", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300, 400, 500], 600);
+    limited(1_000, limit, 500);
+    expect(budgetAt(key, limit, 1_599)).toBe("paused");
+    expect(budgetAt(key, limit, 1_600)).toEqual({ requests: 5, intervalMs: 1_000 });
+  });
+
+  it("counts only the sends within the limit's widened window before the 429", () => {
+    // The window is 1,000 ms plus the 50 ms margin: the sends at 0 and 49 are out of it at 1,100.
+    const { key, limited } = keyThatSent([0, 49, 50, 51, 600, 700, 1_000], 1_100);
+    limited(1_000, limit, 1_000);
+    expect(budgetAt(key, limit, 2_100)).toEqual({ requests: 3, intervalMs: 1_000 });
+  });
+
+  it("learns nothing from a window in which the server took at most one send, and one from two", () => {
+    const { key, limited } = keyThatSent([0, 500], 1_100);
+    limited(1_000, limit, 500);
+    expect(budgetAt(key, limit, 2_100)).toBe(limit);
+    const two = keyThatSent([0, 500, 600], 1_100);
+    two.limited(1_000, limit, 600);
+    expect(budgetAt(two.key, limit, 2_100)).toEqual({ requests: 1, intervalMs: 1_000 });
+  });
+
+  it("never rises above the configured limit", () => {
+    const { key, limited } = keyThatSent(
+      Array.from({ length: 15 }, (_, index) => index * 10),
+      200,
+    );
+    limited(1_000, limit, 140);
+    expect(budgetAt(key, limit, 1_200)).toEqual(limit);
+  });
+
+  it("loses one more for each other send of that window that gets a 429 too, down to one", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
+    for (const sentAt of [300, 200, 100, 0, 0]) limited(1_000, limit, sentAt);
+    const twoLeft = keyThatSent([0, 100, 200, 300], 400);
+    twoLeft.limited(1_000, limit, 300);
+    twoLeft.limited(1_000, limit, 200);
+    expect(budgetAt(twoLeft.key, limit, 1_400)).toEqual({ requests: 2, intervalMs: 1_000 });
+    expect(budgetAt(key, limit, 1_400)).toEqual({ requests: 1, intervalMs: 1_000 });
+  });
+
+  it("a second 429 of a window that taught nothing teaches nothing either", () => {
+    const { key, limited } = keyThatSent([0], 100);
+    limited(1_000, limit, 0);
+    limited(1_000, limit, 0);
+    expect(budgetAt(key, limit, 1_100)).toBe(limit);
+  });
+
+  it("keeps a budget learned at the configured limit, so a later 429 of that window still lowers it", () => {
+    const { key, limited } = keyThatSent(
+      Array.from({ length: 15 }, (_, index) => index * 10),
+      200,
+    );
+    limited(1_000, limit, 140);
+    limited(1_000, limit, 100);
+    expect(budgetAt(key, limit, 1_200)).toEqual({ requests: 9, intervalMs: 1_000 });
+  });
+
+  it("once grown back to the configured limit, is forgotten: a client of the credential with another limit leaves under its own", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300, 400, 500, 600, 700, 800, 900], 1_000);
+    limited(0, limit, 900);
+    expect(budgetAt(key, limit, 1_000)).toEqual({ requests: 9, intervalMs: 1_000 });
+    const other = { requests: 100, intervalMs: 500 };
+    expect(budgetAt(key, other, 2_000)).toEqual({ requests: 10, intervalMs: 1_000 });
+    const again = keyThatSent([0, 100, 200, 300, 400, 500, 600, 700, 800, 900], 1_000);
+    again.limited(0, limit, 900);
+    expect(budgetAt(again.key, limit, 2_000)).toBe(limit);
+    expect(budgetAt(again.key, other, 4_000)).toBe(other);
+  });
+
+  it("learns afresh from a send made after the last 429", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
+    limited(1_000, limit, 300);
+    // Two sends after the pause, then a 429 for the second: a window of its own, not one fewer than learned (3).
+    at(1_400);
+    expect([store.take(key, limit), store.take(key, limit)]).toEqual([0, 0]);
+    at(1_500);
+    store.limited(key, limit, 1_000, 0);
+    expect(budgetAt(key, limit, 2_500)).toEqual({ requests: 1, intervalMs: 1_000 });
+  });
+
+  it("grows back by a tenth, one at least, per window without a 429 after the pause, until the configured limit is back", () => {
+    const big = { requests: 100, intervalMs: 1_000 };
+    const { key, limited } = keyThatSent(
+      Array.from({ length: 31 }, (_, index) => index * 10),
+      400,
+    );
+    limited(2_000, big, 300);
+    // 30 accepted; the pause ends at 2,400, and the first window after it at 3,400.
+    expect(budgetAt(key, big, 2_400)).toEqual({ requests: 30, intervalMs: 1_000 });
+    expect(budgetAt(key, big, 3_399)).toEqual({ requests: 30, intervalMs: 1_000 });
+    expect(budgetAt(key, big, 3_400)).toEqual({ requests: 33, intervalMs: 1_000 });
+    expect(budgetAt(key, big, 4_399)).toEqual({ requests: 33, intervalMs: 1_000 });
+    // Two windows at once: 33 + 4, then + 4.
+    expect(budgetAt(key, big, 5_400)).toEqual({ requests: 41, intervalMs: 1_000 });
+    expect(budgetAt(key, big, 100_000)).toBe(big);
+  });
+
+  it("grows a small budget by one per window", () => {
+    const { key, limited } = keyThatSent([0, 100, 200], 300);
+    limited(0, limit, 200);
+    expect(budgetAt(key, limit, 300)).toEqual({ requests: 2, intervalMs: 1_000 });
+    expect(budgetAt(key, limit, 1_300)).toEqual({ requests: 3, intervalMs: 1_000 });
+    expect(budgetAt(key, limit, 2_300)).toEqual({ requests: 4, intervalMs: 1_000 });
+  });
+
+  it("applies to a client with a lower limit of its own only as far as it is lower", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300, 400, 500], 600);
+    limited(1_000, limit, 500);
+    expect(budgetAt(key, { requests: 3, intervalMs: 2_000 }, 1_600)).toEqual({ requests: 3, intervalMs: 2_000 });
+    expect(budgetAt(key, { requests: 8, intervalMs: 500 }, 1_600)).toEqual({ requests: 5, intervalMs: 1_000 });
+  });
+
+  it("without a limit of its own, spans from the first send to the end of the pause", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
+    limited(1_000, undefined, 300);
+    // From the send at 0 to 400 + 1,000.
+    expect(budgetAt(key, undefined, 1_400)).toEqual({ requests: 3, intervalMs: 1_400 });
+  });
+
+  it("without a limit of its own, grows back too, by a tenth per learned window, and is forgotten after 100 windows", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
+    limited(1_000, undefined, 300);
+    expect(budgetAt(key, undefined, 1_400 + 1_400)).toEqual({ requests: 4, intervalMs: 1_400 });
+  });
+
+  it("without a limit of its own, is forgotten after 100 windows: the next 429 learns from every send since the last", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
+    limited(1_000, undefined, 300);
+    // Sends 2 s apart: under a budget of 1.4 s windows a 429 would find one send in its window, and learn nothing.
+    const after = 1_400 + 101 * 1_400;
+    for (const offset of [after, after + 2_000, after + 4_000]) {
+      at(offset);
+      expect(store.take(key, undefined)).toBe(0);
+    }
+    store.limited(key, undefined, 1_000, 0);
+    expect(budgetAt(key, undefined, after + 5_000)).toEqual({ requests: 2, intervalMs: 5_000 });
+  });
+
+  it("without a limit of its own, counts the sends since the last 429", () => {
+    const { key, limited } = keyThatSent([0], 100);
+    // A lone send teaches nothing, but the window of the next 429 starts here.
+    limited(1_000, undefined, 0);
+    for (const offset of [1_200, 1_300, 1_400]) {
+      at(offset);
+      expect(store.take(key, undefined)).toBe(0);
+    }
+    at(1_500);
+    store.limited(key, undefined, 1_000, 100);
+    expect(budgetAt(key, undefined, 2_500)).toEqual({ requests: 2, intervalMs: 1_300 });
+  });
+
+  it("without a budget, keeps the last 5,000 to 10,000 sends: older ones are forgotten", () => {
+    const full = keyThatSent([], 0);
+    for (let send = 0; send < 10_000; send++) store.take(full.key, undefined);
+    at(1);
+    store.limited(full.key, undefined, 0, 1);
+    expect(budgetAt(full.key, undefined, 1)).toEqual({ requests: 9_999, intervalMs: 1 });
+    const pruned = keyThatSent([], 0);
+    for (let send = 0; send < 10_001; send++) store.take(pruned.key, undefined);
+    at(1);
+    store.limited(pruned.key, undefined, 0, 1);
+    expect(budgetAt(pruned.key, undefined, 1)).toEqual({ requests: 4_999, intervalMs: 1 });
   });
 });

@@ -120,19 +120,23 @@ describe("a 429", () => {
     expect(server.counts().limited).toBe(4);
   });
 
-  it("asking a longer wait than maxRateLimitWaitMs fails the call with RateLimitError carrying it, and the calls behind it at once", async () => {
+  it("asking a longer wait than maxRateLimitWaitMs fails the call with its own answer's RateLimitError, and the calls behind it at once with that 429 as another call's", async () => {
     const scripted = await startScriptedServer(json(429, { status: 429, error: "slow down", requestId: "r" }, { "retry-after": "3" }));
     servers.push(scripted);
     const client = management(scripted.url, { maxRateLimitWaitMs: 1_000 });
     const first = await client.pipes.getSettings(pipe).catch((error: unknown) => error);
     expect(first).toBeInstanceOf(RateLimitError);
-    expect(first).toMatchObject({ retryAfterMs: 3_000, requestId: "r" });
+    expect(first).toMatchObject({ status: 429, retryAfterMs: 3_000, requestId: "r", body: { status: 429, error: "slow down", requestId: "r" } });
+    expect((first as RateLimitError).headers.get("retry-after")).toBe("3");
+    expect((first as Error).message).toBe(
+      "getPipeSettings GET /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings failed with HTTP 429: slow down (request id r); retry after 3 s; not retried: the wait it asks for (3000 ms) is longer than maxRateLimitWaitMs (1000 ms)",
+    );
     const started = Date.now();
     const next = await client.pipes.getSettings(pipe).catch((error: unknown) => error);
     expect(Date.now() - started).toBeLessThan(200);
     expect(next).toBeInstanceOf(RateLimitError);
     expect((next as Error).message).toMatch(
-      /was not sent: the server.s rate limit pauses this credential for [34] s, longer than maxRateLimitWaitMs \(1000 ms\)$/,
+      /was not sent: the credential is paused for [34] s after a 429, and its waits because of 429s would pass maxRateLimitWaitMs \(1000 ms\); the last 429 was another call's answer: HTTP 429: slow down \(request id r\); retry after 3 s$/,
     );
     expect(scripted.requests).toHaveLength(1);
   });
