@@ -3,8 +3,8 @@
 //                                   (its license in dist/THIRD-PARTY-LICENSES.md)
 //   dist/sandbox.js, dist/sandbox.cjs  `ingestion-api/sandbox`, the in-process sandbox: the engine, the bundles and
 //                                   every validator bundled in, no `node:` import (it runs in browsers and jsdom)
-//   dist/redis.js, dist/redis.cjs   `ingestion-api/redis`, the shared rate-limit store, rate-limiter-flexible's Redis
-//                                   limiter bundled in; the Redis client stays the caller's (an optional peer)
+//   dist/redis.js, dist/redis.cjs   `ingestion-api/redis`, the shared rate-limit store (its own Lua scripts); the
+//                                   Redis client stays the caller's (an optional peer)
 //   dist/validators/<api>[-responses].js  the generated validators, each an ES module of its own that a
 //                                   client imports when it is made (and the responses' only with validateResponses):
 //                                   the package's import parses none of them
@@ -105,10 +105,7 @@ if (unexpected.length > 0) throw new Error(`compile: dist/index.js imports ${une
 const esm = readFileSync(join(outDir, "index.js"), "utf8");
 
 // The bundled code's licenses travel with it, as the MIT and ISC licenses ask.
-const bundledPackages = [
-  { name: "openapi-fetch", license: "LICENSE", into: "dist/index.js and dist/index.cjs" },
-  { name: "rate-limiter-flexible", license: "LICENSE.md", into: "dist/redis.js and dist/redis.cjs" },
-];
+const bundledPackages = [{ name: "openapi-fetch", license: "LICENSE", into: "dist/index.js and dist/index.cjs" }];
 writeFileSync(
   join(outDir, "THIRD-PARTY-LICENSES.md"),
   `# Code of other packages bundled into dist/\n\n${bundledPackages

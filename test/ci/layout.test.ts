@@ -29,8 +29,9 @@ function placeOf(path: string): string {
 
 /** What each place under src/ may import, besides itself. */
 const mayImport: Record<string, readonly string[]> = {
-  root: ["client"],
+  root: ["client", "shared-store"],
   client: ["contract", "generated"],
+  "shared-store": ["client"],
   contract: ["generated"],
   "local-servers": [],
   sandbox: ["client", "contract", "local-servers", "generated"],

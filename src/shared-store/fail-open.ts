@@ -1,0 +1,104 @@
+// A shared store that fails open: when it cannot answer (refused, lost, silent past its deadline, an error reply),
+// this process counts the credential's sends in its own memory, under the same limits, and goes on; it says so once,
+// tries the shared store again about once a second, and says so once more when it answers again. A store that paces
+// calls must never be why they fail: the server itself may be up the whole time.
+import { createMemoryRateLimitStore, type RateLimitStore } from "../client/rate-limit.js";
+
+/** Where the store says it fell back and came back: `console` by default. */
+export interface StoreLogger {
+  warn(message: string): void;
+}
+
+export interface FailOpenOptions {
+  logger: StoreLogger;
+  /** How long a command may take before the store counts in memory instead. */
+  commandTimeoutMs: number;
+  /** What the log lines call the shared store. */
+  name: string;
+}
+
+/** The key a probe takes a send for: hashed like any other, and no credential's. */
+const probeKey = "ingestion-api store probe";
+
+/** How often, at most, a store counting in memory asks the shared one whether it answers again. */
+export const probeIntervalMs = 1_000;
+
+export function failingOpen(shared: Required<RateLimitStore>, { logger, commandTimeoutMs, name }: FailOpenOptions): RateLimitStore {
+  const local = createMemoryRateLimitStore();
+  // When the store fell back (0 while the shared store answers), when it last probed, and when it last came back.
+  let downSince = 0;
+  let probedAt = 0;
+  let upSince = 0;
+  let probing = false;
+
+  /** A command of the shared store, or undefined when it failed: the caller then asks the memory store. */
+  async function attempt<T>(command: () => T | Promise<T>): Promise<{ value: T } | undefined> {
+    const startedAt = Date.now();
+    try {
+      return { value: await withDeadline(command(), commandTimeoutMs) };
+    } catch (error) {
+      // A command sent before the store came back says nothing of it now.
+      if (downSince === 0 && startedAt >= upSince) {
+        downSince = probedAt = Date.now();
+        logger.warn(`ingestion-api: ${name} failed (${reasonOf(error)}); counting each credential's sends in this process until it answers again`);
+      }
+      return undefined;
+    }
+  }
+
+  /**
+   * While down, asks the shared store once per interval, in the background, whether it answers again: with a take
+   * for a key of its own, which runs a script and writes as every call does (a Redis that answers PING but refuses
+   * writes is still down).
+   */
+  function probe(): void {
+    const now = Date.now();
+    if (probing || now - probedAt < probeIntervalMs) return;
+    probing = true;
+    probedAt = now;
+    withDeadline(shared.take(probeKey, undefined), commandTimeoutMs).then(
+      () => {
+        probing = false;
+        if (downSince === 0) return;
+        logger.warn(`ingestion-api: ${name} answers again after ${Math.round((Date.now() - downSince) / 1000)} s; sharing each credential's count again`);
+        downSince = 0;
+        upSince = Date.now();
+      },
+      () => {
+        probing = false;
+      },
+    );
+  }
+
+  return {
+    async take(key, limit) {
+      if (downSince === 0) {
+        const turn = await attempt(() => shared.take(key, limit));
+        if (turn) return turn.value;
+      } else probe();
+      return local.take(key, limit);
+    },
+    async limited(key, limit, waitMs, elapsedMs) {
+      // The pause holds this process's calls at once, whatever the shared store does.
+      local.limited(key, limit, waitMs, elapsedMs);
+      if (downSince === 0) await attempt(() => shared.limited(key, limit, waitMs, elapsedMs));
+    },
+    async answered(key, limit, elapsedMs) {
+      if (downSince === 0 && (await attempt(() => shared.answered(key, limit, elapsedMs)))) return;
+      local.answered?.(key, limit, elapsedMs);
+    },
+  };
+}
+
+/** A command's promise, rejected at the deadline if it has not settled by then; the timer goes when it settles. */
+async function withDeadline<T>(command: T | Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([command, deadline]).finally(() => clearTimeout(timer));
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

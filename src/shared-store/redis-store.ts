@@ -1,0 +1,154 @@
+// The rate-limit store as Redis keeps it, for every process given the same Redis and prefix: a credential's sliding
+// log, its pause and the budget its 429s taught, each changed by one Lua script, so a take or a 429 is one round trip
+// and atomic. Times are Redis's own clock (TIME), so the machines' clocks never matter. The scripts do what the memory
+// store (src/client/rate-limit.ts) does, rule for rule; test/sdk/rate-limit-stores.test.ts holds both to it.
+import type { RateLimit, RateLimitStore, Turn } from "../client/rate-limit.js";
+
+/** An ioredis client (`new Redis(...)`, `new Cluster(...)`) or a connected node-redis one (`createClient(...)`, v4 or later). */
+export type RedisClient = object;
+
+// What every script starts with. KEYS[1] is the log (a sorted set of send times), KEYS[2] the pause, KEYS[3] what
+// the 429s taught (a hash: requests, intervalMs, growsAt, limitedAt). ARGV[1] and ARGV[2] are the client's limit
+// (0 and 0 without one). `budget()` is the limit a send leaves under now, and whether it is lowered.
+const prelude = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local limitRequests = tonumber(ARGV[1])
+local limitInterval = tonumber(ARGV[2])
+local function margin(interval) return math.max(50, math.ceil(interval / 100)) end
+local function budget()
+  local learned = redis.call('HMGET', KEYS[3], 'requests', 'intervalMs', 'growsAt')
+  local requests = tonumber(learned[1])
+  if not requests then
+    if limitRequests > 0 then return limitRequests, limitInterval, false end
+    return nil
+  end
+  local interval = tonumber(learned[2])
+  local growsAt = tonumber(learned[3])
+  local windows = math.max(0, math.floor((now - growsAt) / interval))
+  if windows > 100 then windows = -1 end
+  for _ = 1, windows do
+    requests = requests + math.max(1, math.ceil(requests / 10))
+    if limitRequests > 0 and requests >= limitRequests then windows = -1 break end
+  end
+  if windows < 0 then
+    redis.call('HDEL', KEYS[3], 'requests', 'intervalMs', 'growsAt')
+    if limitRequests > 0 then return limitRequests, limitInterval, false end
+    return nil
+  end
+  if windows > 0 then redis.call('HSET', KEYS[3], 'requests', requests, 'growsAt', growsAt + windows * interval) end
+  if limitRequests > 0 then return math.min(limitRequests, requests), math.max(limitInterval, interval), true end
+  return requests, interval, true
+end
+`;
+
+// Without a budget, a send is logged for what the next 429 teaches: the sends since the last one, the latest 10,000,
+// for an hour at most. Takes a send, or answers {1, ms} while paused, {2, ms, requests, intervalMs} while a lowered budget is full, and
+// {3, ms} while the client's own limit is.
+const take = `${prelude}
+local paused = redis.call('PTTL', KEYS[2])
+if paused > 0 then return {1, paused} end
+local requests, interval, lowered = budget()
+local member = t[1] .. t[2] .. ':' .. redis.call('ZCARD', KEYS[1])
+if not requests then
+  local limitedAt = tonumber(redis.call('HGET', KEYS[3], 'limitedAt')) or 0
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', limitedAt)
+  redis.call('ZADD', KEYS[1], now, member)
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -10001)
+  redis.call('PEXPIRE', KEYS[1], 3600000)
+  return 0
+end
+local window = interval + margin(interval)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local taken = redis.call('ZCARD', KEYS[1])
+if taken < requests then
+  redis.call('ZADD', KEYS[1], now, member)
+  redis.call('PEXPIRE', KEYS[1], window)
+  return 0
+end
+local leaving = redis.call('ZRANGE', KEYS[1], taken - requests, taken - requests, 'WITHSCORES')
+local waitMs = tonumber(leaving[2]) + window - now
+if lowered then return {2, waitMs, requests, interval} end
+return {3, waitMs}`;
+
+// A 429: ARGV[3] the pause, ARGV[4] how long ago the send was taken.
+const limited = `${prelude}
+local waitMs = tonumber(ARGV[3])
+if redis.call('PTTL', KEYS[2]) < waitMs then redis.call('SET', KEYS[2], '1', 'PX', waitMs) end
+local limitedAt = tonumber(redis.call('HGET', KEYS[3], 'limitedAt')) or 0
+local learned = tonumber(redis.call('HGET', KEYS[3], 'requests'))
+if learned and now - tonumber(ARGV[4]) < limitedAt then
+  redis.call('HSET', KEYS[3], 'requests', math.max(1, learned - 1))
+  return 0
+end
+redis.call('HSET', KEYS[3], 'limitedAt', now)
+redis.call('PEXPIRE', KEYS[3], 3600000 + waitMs)
+local current, interval = budget()
+local since = limitedAt
+if current then since = now - interval - margin(interval) end
+local count = redis.call('ZCOUNT', KEYS[1], '(' .. since, '+inf')
+if count < 2 then return 0 end
+if not current then
+  local first = redis.call('ZRANGEBYSCORE', KEYS[1], '(' .. since, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  interval = math.max(waitMs, now + waitMs - tonumber(first[2]))
+  current = math.huge
+end
+redis.call('HSET', KEYS[3], 'requests', math.min(current, count - 1), 'intervalMs', interval, 'growsAt', now + waitMs)
+redis.call('PEXPIRE', KEYS[3], math.max(3600000, waitMs + 101 * interval))
+return 0`;
+
+// An answer: ARGV[3] how long ago its send was taken. The latest send taken by then moves to now, and the log is
+// kept for a window from now.
+const answered = `${prelude}
+local found = redis.call('ZREVRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[3]), '-inf', 'LIMIT', 0, 1)
+if #found == 0 then return 0 end
+redis.call('ZADD', KEYS[1], now, found[1])
+local requests, interval = budget()
+if not requests then return 1 end
+local window = interval + margin(interval)
+if redis.call('PTTL', KEYS[1]) < window then redis.call('PEXPIRE', KEYS[1], window) end
+return 1`;
+
+/** Runs a script through whichever client it is: ioredis takes positional arguments, node-redis an object. */
+function evaluate(client: RedisClient, script: string, keys: string[], args: string[]): Promise<unknown> {
+  const redis = client as { defineCommand?: unknown; eval: (...args: unknown[]) => Promise<unknown> };
+  return typeof redis.defineCommand === "function" ? redis.eval(script, keys.length, ...keys, ...args) : redis.eval(script, { keys, arguments: args });
+}
+
+/** A limit as the scripts take it: 0 and 0 for none. */
+const limitArgs = (limit: RateLimit | undefined): string[] => (limit ? [String(limit.requests), String(limit.intervalMs)] : ["0", "0"]);
+
+/** The store over a Redis client, whose commands reject when Redis does not answer; its keys start with `keyPrefix`, and name a credential by a hash, never itself. */
+export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Required<RateLimitStore> {
+  // The SHA-256 of each key, made once per credential (Web Crypto, so no Node import), in a hash tag that keeps a
+  // credential's keys in one Redis Cluster slot.
+  const hashes = new Map<string, Promise<string[]>>();
+  const keysOf = (key: string): Promise<string[]> => {
+    let keys = hashes.get(key);
+    if (!keys) {
+      keys = crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)).then((digest) => {
+        const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+        const log = `${keyPrefix}:{${hex.slice(0, 32)}}`;
+        return [log, `${log}:paused`, `${log}:learned`];
+      });
+      hashes.set(key, keys);
+    }
+    return keys;
+  };
+  return {
+    async take(key, limit): Promise<Turn> {
+      const answer = await evaluate(client, take, await keysOf(key), limitArgs(limit));
+      if (!Array.isArray(answer)) return 0;
+      const [kind, waitMs, requests, intervalMs] = answer.map(Number) as number[];
+      if (kind === 2)
+        return { waitMs: Math.max(1, waitMs as number), paused: false, lowered: { requests: requests as number, intervalMs: intervalMs as number } };
+      return { waitMs: Math.max(1, waitMs as number), paused: kind === 1 };
+    },
+    async limited(key, limit, waitMs, elapsedMs) {
+      await evaluate(client, limited, await keysOf(key), [...limitArgs(limit), String(Math.ceil(waitMs)), String(Math.floor(elapsedMs))]);
+    },
+    async answered(key, limit, elapsedMs) {
+      await evaluate(client, answered, await keysOf(key), [...limitArgs(limit), String(Math.floor(elapsedMs))]);
+    },
+  };
+}
