@@ -64,9 +64,11 @@ export interface RateLimitStore {
  */
 export const marginMs = ({ intervalMs }: RateLimit): number => Math.max(50, Math.ceil(intervalMs / 100));
 
-/** What a key's 429s taught: the sends the server accepts per interval, growing back from `growsAt`. */
+/** What a key's 429s taught: the sends the server accepts per interval, growing back a step at a time from `growsAt`. */
 interface Learned extends RateLimit {
   growsAt: number;
+  /** The windows of a step. */
+  stepWindows: number;
 }
 
 interface KeyState {
@@ -86,8 +88,10 @@ const unlimitedLogLength = 10_000;
  * budget its 429s taught. A 429 lowers the budget to the sends of the window that ended in it but that one (the
  * client's window, widened; without a limit of its own, from the first send since the last 429 to the end of the
  * wait), and by one more for each other send of that window answered 429 too, down to one. A window in which the
- * server took at most one send teaches nothing. The budget grows back by a tenth (one at least) per window without
- * a 429 after the pause, until the client's own limit is back (or 100 windows have passed).
+ * server took at most one send teaches nothing. The budget grows back by a tenth (one at least) per step without a
+ * 429 after the pause, until the client's own limit is back (or 100 steps have passed). A step is a window at first,
+ * and twice as many (up to 16) after each 429 that comes while the budget is lowered: a budget that found the
+ * server's limit probes past it less and less often.
  */
 export function createMemoryRateLimitStore(): RateLimitStore {
   const keys = new Map<string, KeyState>();
@@ -143,7 +147,8 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       if (window.length < 2) return;
       const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - (window[0] as number));
       const requests = Math.min(current?.requests ?? Number.POSITIVE_INFINITY, window.length - 1);
-      state.learned = { requests, intervalMs, growsAt: now + waitMs };
+      const stepWindows = state.learned ? Math.min(16, state.learned.stepWindows * 2) : 1;
+      state.learned = { requests, intervalMs, growsAt: now + waitMs, stepWindows };
     },
     answered(key, _limit, elapsedMs) {
       const { log } = stateOf(key);
@@ -168,16 +173,17 @@ function prune(log: number[], since: number): void {
 
 /**
  * The limit a send of the key leaves under at `now`: the client's, lowered to what the key's 429s taught, grown
- * back by a tenth (one at least) per window passed since it last grew; forgotten once the client's own is back, or
- * after 100 windows.
+ * back by a tenth (one at least) per step passed since it last grew; forgotten once the client's own is back, or
+ * after 100 steps.
  */
 function budgetOf(state: KeyState, limit: RateLimit | undefined, now: number): RateLimit | undefined {
   const { learned } = state;
   if (!learned) return limit;
-  const windows = Math.max(0, Math.floor((now - learned.growsAt) / learned.intervalMs));
-  // After 100 windows without a 429 a budget has grown back at least a thousandfold: it is forgotten.
-  let forgotten = windows > 100;
-  for (let window = 0; window < windows && !forgotten; window++) {
+  const stepMs = learned.intervalMs * learned.stepWindows;
+  const steps = Math.max(0, Math.floor((now - learned.growsAt) / stepMs));
+  // After 100 steps without a 429 a budget has grown back at least a thousandfold: it is forgotten.
+  let forgotten = steps > 100;
+  for (let step = 0; step < steps && !forgotten; step++) {
     learned.requests += Math.max(1, Math.ceil(learned.requests / 10));
     forgotten = limit !== undefined && learned.requests >= limit.requests;
   }
@@ -185,7 +191,7 @@ function budgetOf(state: KeyState, limit: RateLimit | undefined, now: number): R
     state.learned = undefined;
     return limit;
   }
-  learned.growsAt += windows * learned.intervalMs;
+  learned.growsAt += steps * stepMs;
   if (!limit) return { requests: learned.requests, intervalMs: learned.intervalMs };
   return { requests: Math.min(limit.requests, learned.requests), intervalMs: Math.max(limit.intervalMs, learned.intervalMs) };
 }

@@ -1,6 +1,6 @@
 // A shared store that fails open: when it cannot answer (refused, lost, silent past its deadline, an error reply),
 // this process counts the credential's sends in its own memory, under the same limits, and goes on; it says so once,
-// tries the shared store again about once a second, and says so once more when it answers again. A store that paces
+// tries the shared store again once a second, and says so once more when it answers again. A store that paces
 // calls must never be why they fail: the server itself may be up the whole time.
 import { createMemoryRateLimitStore, type RateLimitStore } from "../client/rate-limit.js";
 
@@ -25,11 +25,9 @@ export const probeIntervalMs = 1_000;
 
 export function failingOpen(shared: Required<RateLimitStore>, { logger, commandTimeoutMs, name }: FailOpenOptions): RateLimitStore {
   const local = createMemoryRateLimitStore();
-  // When the store fell back (0 while the shared store answers), when it last probed, and when it last came back.
+  // When the store fell back (0 while the shared store answers), and when it last came back.
   let downSince = 0;
-  let probedAt = 0;
   let upSince = 0;
-  let probing = false;
 
   /** A command of the shared store, or undefined when it failed: the caller then asks the memory store. */
   async function attempt<T>(command: () => T | Promise<T>): Promise<{ value: T } | undefined> {
@@ -39,35 +37,28 @@ export function failingOpen(shared: Required<RateLimitStore>, { logger, commandT
     } catch (error) {
       // A command sent before the store came back says nothing of it now.
       if (downSince === 0 && startedAt >= upSince) {
-        downSince = probedAt = Date.now();
+        downSince = Date.now();
         logger.warn(`ingestion-api: ${name} failed (${reasonOf(error)}); counting each credential's sends in this process until it answers again`);
+        probeLater();
       }
       return undefined;
     }
   }
 
   /**
-   * While down, asks the shared store once per interval, in the background, whether it answers again: with a take
-   * for a key of its own, which runs a script and writes as every call does (a Redis that answers PING but refuses
-   * writes is still down).
+   * While down, asks the shared store once per interval whether it answers again, with a take for a key of its own,
+   * which runs a script and writes as every call does (a Redis that answers PING but refuses writes is still down).
+   * The timer does not keep the process alive.
    */
-  function probe(): void {
-    const now = Date.now();
-    if (probing || now - probedAt < probeIntervalMs) return;
-    probing = true;
-    probedAt = now;
-    withDeadline(shared.take(probeKey, undefined), commandTimeoutMs).then(
-      () => {
-        probing = false;
-        if (downSince === 0) return;
+  function probeLater(): void {
+    const timer = setTimeout(() => {
+      withDeadline(shared.take(probeKey, undefined), commandTimeoutMs).then(() => {
         logger.warn(`ingestion-api: ${name} answers again after ${Math.round((Date.now() - downSince) / 1000)} s; sharing each credential's count again`);
         downSince = 0;
         upSince = Date.now();
-      },
-      () => {
-        probing = false;
-      },
-    );
+      }, probeLater);
+    }, probeIntervalMs);
+    timer.unref?.();
   }
 
   return {
@@ -75,7 +66,7 @@ export function failingOpen(shared: Required<RateLimitStore>, { logger, commandT
       if (downSince === 0) {
         const turn = await attempt(() => shared.take(key, limit));
         if (turn) return turn.value;
-      } else probe();
+      }
       return local.take(key, limit);
     },
     async limited(key, limit, waitMs, elapsedMs) {

@@ -8,7 +8,7 @@ import type { RateLimit, RateLimitStore, Turn } from "../client/rate-limit.js";
 export type RedisClient = object;
 
 // What every script starts with. KEYS[1] is the log (a sorted set of send times), KEYS[2] the pause, KEYS[3] what
-// the 429s taught (a hash: requests, intervalMs, growsAt, limitedAt). ARGV[1] and ARGV[2] are the client's limit
+// the 429s taught (a hash: requests, intervalMs, growsAt, stepWindows, limitedAt). ARGV[1] and ARGV[2] are the client's limit
 // (0 and 0 without one). `budget()` is the limit a send leaves under now, and whether it is lowered.
 const prelude = `
 local t = redis.call('TIME')
@@ -17,7 +17,7 @@ local limitRequests = tonumber(ARGV[1])
 local limitInterval = tonumber(ARGV[2])
 local function margin(interval) return math.max(50, math.ceil(interval / 100)) end
 local function budget()
-  local learned = redis.call('HMGET', KEYS[3], 'requests', 'intervalMs', 'growsAt')
+  local learned = redis.call('HMGET', KEYS[3], 'requests', 'intervalMs', 'growsAt', 'stepWindows')
   local requests = tonumber(learned[1])
   if not requests then
     if limitRequests > 0 then return limitRequests, limitInterval, false end
@@ -25,18 +25,19 @@ local function budget()
   end
   local interval = tonumber(learned[2])
   local growsAt = tonumber(learned[3])
-  local windows = math.max(0, math.floor((now - growsAt) / interval))
-  if windows > 100 then windows = -1 end
-  for _ = 1, windows do
+  local stepMs = interval * tonumber(learned[4])
+  local steps = math.max(0, math.floor((now - growsAt) / stepMs))
+  if steps > 100 then steps = -1 end
+  for _ = 1, steps do
     requests = requests + math.max(1, math.ceil(requests / 10))
-    if limitRequests > 0 and requests >= limitRequests then windows = -1 break end
+    if limitRequests > 0 and requests >= limitRequests then steps = -1 break end
   end
-  if windows < 0 then
-    redis.call('HDEL', KEYS[3], 'requests', 'intervalMs', 'growsAt')
+  if steps < 0 then
+    redis.call('HDEL', KEYS[3], 'requests', 'intervalMs', 'growsAt', 'stepWindows')
     if limitRequests > 0 then return limitRequests, limitInterval, false end
     return nil
   end
-  if windows > 0 then redis.call('HSET', KEYS[3], 'requests', requests, 'growsAt', growsAt + windows * interval) end
+  if steps > 0 then redis.call('HSET', KEYS[3], 'requests', requests, 'growsAt', growsAt + steps * stepMs) end
   if limitRequests > 0 then return math.min(limitRequests, requests), math.max(limitInterval, interval), true end
   return requests, interval, true
 end
@@ -74,7 +75,7 @@ return {3, waitMs}`;
 // A 429: ARGV[3] the pause, ARGV[4] how long ago the send was taken.
 const limited = `${prelude}
 local waitMs = tonumber(ARGV[3])
-if redis.call('PTTL', KEYS[2]) < waitMs then redis.call('SET', KEYS[2], '1', 'PX', waitMs) end
+if waitMs > 0 and redis.call('PTTL', KEYS[2]) < waitMs then redis.call('SET', KEYS[2], '1', 'PX', waitMs) end
 local limitedAt = tonumber(redis.call('HGET', KEYS[3], 'limitedAt')) or 0
 local learned = tonumber(redis.call('HGET', KEYS[3], 'requests'))
 if learned and now - tonumber(ARGV[4]) < limitedAt then
@@ -93,8 +94,10 @@ if not current then
   interval = math.max(waitMs, now + waitMs - tonumber(first[2]))
   current = math.huge
 end
-redis.call('HSET', KEYS[3], 'requests', math.min(current, count - 1), 'intervalMs', interval, 'growsAt', now + waitMs)
-redis.call('PEXPIRE', KEYS[3], math.max(3600000, waitMs + 101 * interval))
+local stepWindows = 1
+if redis.call('HEXISTS', KEYS[3], 'requests') == 1 then stepWindows = math.min(16, 2 * tonumber(redis.call('HGET', KEYS[3], 'stepWindows'))) end
+redis.call('HSET', KEYS[3], 'requests', math.min(current, count - 1), 'intervalMs', interval, 'growsAt', now + waitMs, 'stepWindows', stepWindows)
+redis.call('PEXPIRE', KEYS[3], math.max(3600000, waitMs + 101 * interval * stepWindows))
 return 0`;
 
 // An answer: ARGV[3] how long ago its send was taken. The latest send taken by then moves to now, and the log is

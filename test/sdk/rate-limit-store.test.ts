@@ -296,6 +296,25 @@ describe("the budget a 429 teaches this process's store", () => {
     expect(budgetAt(key, big, 100_000)).toBe(big);
   });
 
+  it("after a 429 while lowered, grows a step of twice as many windows, up to 16", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300, 400, 500], 600);
+    limited(0, limit, 500);
+    // 5 accepted; grown to 6 a window later, and a 429 again: 5 once more, now growing every 2 windows.
+    expect(budgetAt(key, limit, 1_600)).toEqual({ requests: 6, intervalMs: 1_000 });
+    store.limited(key, limit, 0, 0);
+    expect(budgetAt(key, limit, 2_600)).toEqual({ requests: 5, intervalMs: 1_000 });
+    expect(budgetAt(key, limit, 3_599)).toEqual({ requests: 5, intervalMs: 1_000 });
+    expect(budgetAt(key, limit, 3_600)).toEqual({ requests: 6, intervalMs: 1_000 });
+    let stepWindows = 2;
+    for (let at429 = 3_600; stepWindows < 32; stepWindows *= 2) {
+      store.limited(key, limit, 0, 0);
+      const next = Math.min(16, stepWindows * 2) * 1_000;
+      expect(budgetAt(key, limit, at429 + next - 1)).toEqual({ requests: 5, intervalMs: 1_000 });
+      expect(budgetAt(key, limit, at429 + next)).toEqual({ requests: 6, intervalMs: 1_000 });
+      at429 += next;
+    }
+  });
+
   it("grows a small budget by one per window", () => {
     const { key, limited } = keyThatSent([0, 100, 200], 300);
     limited(0, limit, 200);

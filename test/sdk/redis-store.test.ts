@@ -1,36 +1,46 @@
-// `ingestion-api/redis` against a real redis-server: three processes on one key, each with its own client (ioredis
-// and node-redis both), under a server enforcing 10 per 1 s, all succeed, with no request wasted. Locally the test
-// is skipped, saying why, when no redis-server is installed; in CI (CI=true) that is a failure instead.
-import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process";
+// `ingestion-api/redis` against a real redis-server: processes on one key, each with its own client (ioredis and
+// node-redis both), under a server enforcing 10 per 1 s, all succeed with no request wasted; the budget a 429 teaches
+// one of them slows them all; and a Redis killed mid-run, restarted, or hanging fails no call: each process counts
+// in its own memory meanwhile, and says so once. Locally the tests are skipped, saying why, when no redis-server is
+// installed; in CI (CI=true) that is a failure instead.
+import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import { startRateLimitedServer } from "../../scripts/lib/rate-limited-server.mjs";
+import { startRedisServer, startSilentServer } from "../../scripts/lib/redis-server.mjs";
+import { createManagementClient } from "../../src/index.js";
+import { createRedisRateLimitStore } from "../../src/redis.js";
 import { pipe, settingsEnvelope } from "../support/sdk-fixtures.js";
 import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 
 const redisServer = commandThatRuns(["redis-server", "/usr/bin/redis-server"], ["--version"]);
 skipOrFailInCi(redisServer ? undefined : "skipping the Redis store test: no redis-server (apt-get install redis-server)");
 
-let redis: ChildProcess | undefined;
+let redis: Awaited<ReturnType<typeof startRedisServer>> | undefined;
 let redisPort = 0;
 beforeAll(async () => {
   if (!redisServer) return;
-  redisPort = await freePort();
-  redis = spawn(redisServer, ["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  // Ready when it answers PING.
-  for (let tries = 0; tries < 100; tries++) {
-    if (spawnSync("redis-cli", ["-p", String(redisPort), "ping"], { encoding: "utf8" }).stdout?.trim() === "PONG") return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error("redis-server did not start");
+  redis = await startRedisServer();
+  redisPort = redis.port;
 });
-afterAll(() => {
-  redis?.kill();
+afterAll(async () => {
+  await redis?.stop();
 });
 
+const limit = { requests: 10, intervalMs: 1_000 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Report {
+  succeeded: number;
+  failed: number;
+  firstFailure?: string;
+  logged: string[];
+  elapsedMs: number;
+}
+
 /** Runs one worker process; resolves to its report. */
-function worker(options: object): Promise<{ succeeded: number; failed: number; firstFailure?: string }> {
+function worker(options: object): Promise<Report> {
   const child = fork(fileURLToPath(new URL("../support/redis-worker.mjs", import.meta.url)), [JSON.stringify(options)], { stdio: "inherit" });
   return new Promise((resolve, reject) => {
     child.once("message", resolve);
@@ -42,9 +52,9 @@ function worker(options: object): Promise<{ succeeded: number; failed: number; f
 it.skipIf(!redisServer)(
   "three processes sharing one key through Redis all succeed under a server enforcing 10 per 1 s, with no request wasted (requests = calls)",
   async () => {
-    const server = await startRateLimitedServer({ requests: 10, intervalMs: 1000 }, { management: settingsEnvelope, alerts: {} });
+    const server = await startRateLimitedServer(limit, { management: settingsEnvelope, alerts: {} });
     try {
-      const common = { url: server.url, redisPort, calls: 20, pipe, limit: { requests: 10, intervalMs: 1000 } };
+      const common = { url: server.url, redisPort, calls: 20, pipe, limit };
       const started = Date.now();
       const reports = await Promise.all(["ioredis", "redis", "ioredis"].map((redisClient) => worker({ ...common, redisClient })));
       const elapsed = Date.now() - started;
@@ -60,7 +70,119 @@ it.skipIf(!redisServer)(
         .split("\n")
         .filter(Boolean);
       expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) expect(key).toMatch(/^ingestion-api:\{[0-9a-f]{32}\}(:paused)?$/);
+      for (const key of keys) expect(key).toMatch(/^ingestion-api:\{[0-9a-f]{32}\}(:paused|:learned)?$/);
+      // Redis answered throughout: no process fell back.
+      expect(reports.flatMap(({ logged }) => logged)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  },
+  60_000,
+);
+
+/** The lines of each report that say the store fell back, and that it came back. */
+const lines = (reports: Report[]) =>
+  reports.map(({ logged }) => ({
+    fellBack: logged.filter((line) => line.includes("counting each credential's sends in this process")).length,
+    cameBack: logged.filter((line) => line.includes("sharing each credential's count again")).length,
+  }));
+
+it.skipIf(!redisServer)(
+  "a Redis killed mid-run fails no call: each process says once that it counts alone, and once, when Redis is back, that it shares again",
+  async () => {
+    const server = await startRateLimitedServer(limit, { management: settingsEnvelope, alerts: {} });
+    try {
+      const common = { url: server.url, redisPort, calls: 30, pipe, limit, keyId: "outage-key", awaitReturnMs: 5_000 };
+      const running = Promise.all(["ioredis", "redis", "ioredis"].map((redisClient) => worker({ ...common, redisClient })));
+      await sleep(1_500);
+      await redis?.kill();
+      await sleep(2_500);
+      await redis?.restart();
+      const reports = await running;
+      expect(reports.map(({ failed, firstFailure }) => ({ failed, firstFailure }))).toEqual(reports.map(() => ({ failed: 0, firstFailure: undefined })));
+      expect(lines(reports)).toEqual(reports.map(() => ({ fellBack: 1, cameBack: 1 })));
+      // Counting apart for a while costs some 429s, no more than half the calls again.
+      expect(server.counts().received).toBeLessThanOrEqual(1.5 * 90);
+    } finally {
+      await server.close();
+    }
+  },
+  60_000,
+);
+
+it.skipIf(!redisServer)(
+  "a Redis that is killed and stays down fails no call: each process says once that it counts alone, and never that it is back",
+  async () => {
+    const server = await startRateLimitedServer(limit, { management: settingsEnvelope, alerts: {} });
+    try {
+      const common = { url: server.url, redisPort, calls: 20, pipe, limit, keyId: "gone-key" };
+      const running = Promise.all(["ioredis", "redis"].map((redisClient) => worker({ ...common, redisClient })));
+      await sleep(1_000);
+      await redis?.kill();
+      const reports = await running;
+      expect(reports.map(({ failed, firstFailure }) => ({ failed, firstFailure }))).toEqual(reports.map(() => ({ failed: 0, firstFailure: undefined })));
+      expect(lines(reports)).toEqual(reports.map(() => ({ fellBack: 1, cameBack: 0 })));
+    } finally {
+      await redis?.restart();
+      await server.close();
+    }
+  },
+  60_000,
+);
+
+it.skipIf(!redisServer)(
+  "a Redis that accepts the connection and never answers delays a call by the store's deadline once, then counts in memory",
+  async () => {
+    const silent = await startSilentServer();
+    const server = await startRateLimitedServer(limit, { management: settingsEnvelope, alerts: {} });
+    const client = new Redis({ port: silent.port, host: "127.0.0.1" });
+    try {
+      const logged: string[] = [];
+      const management = createManagementClient({
+        baseUrl: server.url,
+        keyId: "silent-key",
+        keySecret: "secret",
+        rateLimit: limit,
+        rateLimitStore: createRedisRateLimitStore({ client, logger: { warn: (line) => logged.push(line) }, commandTimeoutMs: 300 }),
+      });
+      const started = Date.now();
+      const first = await management.pipes.getSettings(pipe);
+      const firstMs = Date.now() - started;
+      expect(first).toBeDefined();
+      expect(firstMs).toBeGreaterThanOrEqual(290);
+      expect(firstMs).toBeLessThan(1_300);
+      // The next calls go without waiting on Redis: 9 more fit in the first window.
+      const rest = Date.now();
+      await Promise.all(Array.from({ length: 9 }, () => management.pipes.getSettings(pipe)));
+      expect(Date.now() - rest).toBeLessThan(500);
+      // Paced in memory still: the 11th waits for the next window.
+      const eleventh = Date.now();
+      await management.pipes.getSettings(pipe);
+      expect(Date.now() - eleventh).toBeGreaterThan(400);
+      expect(server.counts()).toEqual({ received: 11, limited: 0 });
+      expect(logged).toEqual([
+        "ingestion-api: the Redis rate-limit store (ingestion-api) failed (no answer within 300 ms); counting each credential's sends in this process until it answers again",
+      ]);
+    } finally {
+      client.disconnect();
+      await silent.close();
+      await server.close();
+    }
+  },
+  30_000,
+);
+
+it.skipIf(!redisServer)(
+  "the budget a 429 teaches is shared: four processes told twice the server's limit send at most 15% more requests than calls",
+  async () => {
+    const server = await startRateLimitedServer({ requests: 5, intervalMs: 1_000 }, { management: settingsEnvelope, alerts: {} });
+    try {
+      const common = { url: server.url, redisPort, calls: 15, pipe, limit, keyId: "strict-key" };
+      const reports = await Promise.all(["ioredis", "redis", "ioredis", "redis"].map((redisClient) => worker({ ...common, redisClient })));
+      expect(reports.map(({ failed, firstFailure }) => ({ failed, firstFailure }))).toEqual(reports.map(() => ({ failed: 0, firstFailure: undefined })));
+      const { received } = server.counts();
+      expect(received).toBeGreaterThanOrEqual(60);
+      expect(received).toBeLessThanOrEqual(1.15 * 60);
     } finally {
       await server.close();
     }
