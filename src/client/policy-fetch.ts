@@ -232,7 +232,7 @@ function waitTooLong(waitMs: number, leftMs: number, maxWaitMs: number): string 
 function queuedLine(waiting: number, limit: RateLimit | undefined): string {
   const line = `waits for its turn in the rate-limit queue, ${waiting} call${waiting === 1 ? "" : "s"} waiting`;
   if (!limit) return `${line}, paused or slowed by a 429`;
-  const aboutS = Math.ceil(waiting / limit.requests) * (limit.intervalMs / 1000);
+  const aboutS = (Math.ceil(waiting / limit.requests) * limit.intervalMs) / 1000;
   return `${line}: about ${aboutS} s at ${limit.requests} per ${limit.intervalMs / 1000} s`;
 }
 

@@ -142,6 +142,68 @@ describe("a 429", () => {
   });
 });
 
+describe("the bound on waits caused by 429s", () => {
+  it("never counts a wait for the client's own pace: 35 calls at 10 per 400 ms finish with maxRateLimitWaitMs 0, and info says how long the queue is", async () => {
+    const server = await limitedServer(10, 400);
+    const lines: string[] = [];
+    const client = management(server.url, {
+      rateLimit: { requests: 10, intervalMs: 400 },
+      maxRateLimitWaitMs: 0,
+      logLevel: "info",
+      logger: { info: (line: string) => lines.push(line), warn: () => {}, error: () => {}, debug: () => {} },
+    });
+    const outcomes = await fanOut(35, () => client.pipes.getSettings(pipe));
+    expect(failuresOf(outcomes)).toEqual([]);
+    expect(server.counts()).toEqual({ received: 35, limited: 0 });
+    // The last to queue has 25 ahead of it: three windows of 10 at 0.4 s.
+    expect(lines).toContainEqual(expect.stringMatching(/waits for its turn in the rate-limit queue, 25 calls waiting: about 1\.2 s at 10 per 0\.4 s$/));
+  });
+
+  it("a 429 asking exactly maxRateLimitWaitMs is waited for and retried; one asking a second more fails with that answer, retryAfterMs exactly the server's", async () => {
+    const scripted = await startScriptedServer(
+      json(429, { status: 429, error: "later", requestId: "r-1" }, { "retry-after": "1" }),
+      json(200, settingsEnvelope),
+      json(429, { status: 429, error: "much later", requestId: "r-2" }, { "retry-after": "2" }),
+    );
+    servers.push(scripted);
+    const client = management(scripted.url, { rateLimit: false, maxRateLimitWaitMs: 1_000 });
+    const started = Date.now();
+    await expect(client.pipes.getSettings(pipe)).resolves.toBeDefined();
+    // The jitter never takes a call past its bound: the wait was the server's, to the millisecond or so.
+    expect(Date.now() - started).toBeLessThan(1_300);
+    const error = (await client.pipes.getSettings(pipe).catch((failure: unknown) => failure)) as RateLimitError;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect({ status: error.status, body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs }).toEqual({
+      status: 429,
+      body: { status: 429, error: "much later", requestId: "r-2" },
+      requestId: "r-2",
+      retryAfterMs: 2_000,
+    });
+    expect(error.message).toMatch(
+      /failed with HTTP 429: much later \(request id r-2\); retry after 2 s; not retried: the wait it asks for \(2000 ms\) is longer than maxRateLimitWaitMs \(1000 ms\)$/,
+    );
+    expect(scripted.requests).toHaveLength(3);
+  });
+
+  it("under 429s with nothing in between, a call's waits add up to its bound, then it fails with its last answer", async () => {
+    const answer = json(429, { status: 429, error: "busy", requestId: "r" }, { "retry-after": "1" });
+    const scripted = await startScriptedServer(answer, answer, answer, answer, answer);
+    servers.push(scripted);
+    const client = management(scripted.url, { rateLimit: false, maxRateLimitWaitMs: 2_500, maxRetries: 10 });
+    const started = Date.now();
+    const error = (await client.pipes.getSettings(pipe).catch((failure: unknown) => failure)) as RateLimitError;
+    const elapsed = Date.now() - started;
+    // Two pauses of a second fit in 2.5 s, a third does not: three attempts, then the third answer, at about 2 s.
+    expect(scripted.requests).toHaveLength(3);
+    expect(elapsed).toBeGreaterThanOrEqual(2_000);
+    expect(elapsed).toBeLessThan(2_500);
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error.message).toMatch(
+      /; retry after 1 s; not retried: the wait it asks for \(1000 ms\) is longer than the \d+ ms left of maxRateLimitWaitMs \(2500 ms\)$/,
+    );
+  });
+});
+
 describe("waiting is honest", () => {
   it("an abort while queued frees the call's place at once and sends nothing", async () => {
     const server = await limitedServer(2, 60_000);
