@@ -1,7 +1,7 @@
 // The README's TypeScript snippets compile against the SDK as they are printed, in order, as one module (later
 // snippets use the clients the first one made): an option renamed or a method's signature changed fails here.
 // Only the values a reader fills in themselves are declared. The sandbox snippet also runs, as a reader's test would.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { expect, it } from "vitest";
@@ -24,8 +24,9 @@ it("has TypeScript snippets, the first of which makes both clients", () => {
   expect(snippets[0]).toMatch(/createAlertsClient\(/);
 });
 
-it("type-checks every snippet against the SDK", () => {
-  const file = join(root, "test", "docs", "readme-snippets.virtual.ts");
+/** The type errors of a virtual module made of `snippets` in order (later ones repeat the first one's imports). */
+function typeErrorsOf(snippets: string[], name: string): string[] {
+  const file = join(root, "test", "docs", name);
   // Later snippets repeat the imports of the first: a module may import a name once.
   const seen = new Set<string>();
   const firstTime = (line: string) => {
@@ -44,14 +45,27 @@ it("type-checks every snippet against the SDK", () => {
       name === file || exists(name)
   )(host.fileExists);
   const program = ts.createProgram({ rootNames: [file], options: { ...config?.options, noEmit: true }, host });
-  const problems = ts
+  return ts
     .getPreEmitDiagnostics(program)
     .filter((diagnostic) => diagnostic.file?.fileName === file)
     .map((diagnostic) => {
       const { line } = diagnostic.file?.getLineAndCharacterOfPosition(diagnostic.start ?? 0) ?? { line: 0 };
       return `${source.split("\n")[line]?.trim()}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`;
     });
-  expect(problems).toEqual([]);
+}
+
+it("type-checks every snippet against the SDK", () => {
+  expect(typeErrorsOf(snippets, "readme-snippets.virtual.ts")).toEqual([]);
+}, 60_000);
+
+it("RATE-LIMITS.md, which the README links for the detail, type-checks and names only tests that exist", () => {
+  const text = readFileSync(join(root, "RATE-LIMITS.md"), "utf8");
+  const own = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+  expect(own.length).toBeGreaterThan(0);
+  expect(typeErrorsOf(own, "rate-limits-snippets.virtual.ts")).toEqual([]);
+  const named = [...text.matchAll(/`(test\/[\w/.-]+\.test\.ts)`/g)].map((match) => match[1] as string);
+  expect(named.length).toBeGreaterThan(3);
+  expect(named.filter((path) => !existsSync(join(root, path)))).toEqual([]);
 }, 60_000);
 
 it("runs the sandbox snippet as printed: the fault it adds reaches the caller, not a retry that absorbs it (issue 30)", async () => {
