@@ -225,7 +225,7 @@ function notRetried(response: Response, reason: string): Response {
 function waitTooLong(waitMs: number, leftMs: number, maxWaitMs: number): string {
   const bound =
     leftMs === maxWaitMs ? `maxRateLimitWaitMs (${maxWaitMs} ms)` : `the ${Math.max(0, Math.floor(leftMs))} ms left of maxRateLimitWaitMs (${maxWaitMs} ms)`;
-  return `the wait it asks for (${waitMs} ms) is longer than ${bound}`;
+  return `the wait (${waitMs} ms) is longer than ${bound}`;
 }
 
 /** The log line of a call that joins the rate-limit queue: how many wait, and about how long that takes. */
