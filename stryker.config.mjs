@@ -8,9 +8,22 @@
 /** @type {Record<string, { mutate: string[]; testFiles: string[]; breakBelow: number }>} */
 export const targets = {
   core: {
-    mutate: ["transport", "policy-fetch", "rate-limit", "retry-policy", "errors", "headers", "hooks", "client-options", "validation", "api-promise"].map(
-      (name) => `src/client/${name}.ts`,
-    ),
+    mutate: [
+      ...[
+        "transport",
+        "policy-fetch",
+        "rate-limit",
+        "memory-store",
+        "retry-policy",
+        "errors",
+        "headers",
+        "hooks",
+        "client-options",
+        "validation",
+        "api-promise",
+      ].map((name) => `src/client/${name}.ts`),
+      "src/shared-store/fail-open.ts",
+    ],
     testFiles: ["test/sdk/*.test.ts", "test/sandbox/in-process.test.ts", "test/sandbox/failures.test.ts", "test/hardening/security.test.ts"],
     breakBelow: 90,
   },

@@ -21,7 +21,7 @@ await build({
   absWorkingDir: root,
   stdin: {
     contents:
-      'export * from "./src/client/policy-fetch.ts"; export { ownHeaders } from "./src/client/headers.ts"; export { credentialQueue, processRateLimitStore } from "./src/client/rate-limit.ts"; export { createManagementClient } from "./src/index.ts";',
+      'export * from "./src/client/policy-fetch.ts"; export { ownHeaders } from "./src/client/headers.ts"; export { credentialQueue } from "./src/client/rate-limit.ts"; export { processRateLimitStore } from "./src/client/memory-store.ts"; export { createManagementClient } from "./src/index.ts";',
     resolveDir: root,
     loader: "ts",
   },

@@ -5,7 +5,8 @@ import { IngestionError } from "./errors.js";
 import { checkedDefaultHeaders, ownHeaders } from "./headers.js";
 import type { Hooks } from "./hooks.js";
 import { createLog, type Logger, type LogLevel } from "./logging.js";
-import { credentialQueue, declaredLimit, processRateLimitStore, type RateLimit, type RateLimitStore } from "./rate-limit.js";
+import { processRateLimitStore } from "./memory-store.js";
+import { credentialQueue, declaredLimit, type RateLimit, type RateLimitStore } from "./rate-limit.js";
 
 /** Options shared by both clients. */
 export interface CommonClientOptions extends Hooks {

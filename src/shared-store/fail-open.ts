@@ -2,7 +2,8 @@
 // this process counts the credential's sends in its own memory, under the same limits, and goes on; it says so once,
 // tries the shared store again once a second, and says so once more when it answers again. A store that paces
 // calls must never be why they fail: the server itself may be up the whole time.
-import { createMemoryRateLimitStore, type RateLimitStore } from "../client/rate-limit.js";
+import { createMemoryRateLimitStore } from "../client/memory-store.js";
+import type { RateLimitStore } from "../client/rate-limit.js";
 
 /** Where the store says it fell back and came back: `console` by default. */
 export interface StoreLogger {

@@ -3,8 +3,9 @@
 // a client does. It never retries anything else: the first answer is what is judged.
 import type { OwnHeaders } from "../client/headers.js";
 import { ownHeaders } from "../client/headers.js";
+import { processRateLimitStore } from "../client/memory-store.js";
 import { bodyOf, createPolicyFetch, type PolicyFetch } from "../client/policy-fetch.js";
-import { credentialQueue, processRateLimitStore, type RateLimit } from "../client/rate-limit.js";
+import { credentialQueue, type RateLimit } from "../client/rate-limit.js";
 import type { Api } from "./contract.js";
 
 /** Which `Authorization` a request carries: the given credentials, none, made-up ones, or the other interface's scheme. */

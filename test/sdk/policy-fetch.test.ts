@@ -4,8 +4,9 @@ import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionError, RedirectError, ResponseTooLargeError, ResponseValidationError } from "../../src/client/errors.js";
 import { ownHeaders } from "../../src/client/headers.js";
+import { processRateLimitStore } from "../../src/client/memory-store.js";
 import { bodyOf, createPolicyFetch, type OutgoingCall, type PolicyFetchConfig, pathOf, requestIdOf } from "../../src/client/policy-fetch.js";
-import { CredentialQueue, processRateLimitStore } from "../../src/client/rate-limit.js";
+import { CredentialQueue } from "../../src/client/rate-limit.js";
 
 type Answer = Response | ((init: RequestInit) => Response | Promise<Response>);
 

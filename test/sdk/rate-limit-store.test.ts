@@ -1,7 +1,8 @@
 // The pace of a credential, as this process's store counts it: a sliding log per key, widened by a margin, and the
 // pause a 429 sets. The clock is set by hand, so every wait is exact.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { declaredLimit, marginMs, type RateLimit, rateLimitFromText, processRateLimitStore as store, type Turn } from "../../src/client/rate-limit.js";
+import { processRateLimitStore as store } from "../../src/client/memory-store.js";
+import { declaredLimit, marginMs, type RateLimit, rateLimitFromText, type Turn } from "../../src/client/rate-limit.js";
 import { alerts, management } from "../../src/contract/interfaces.js";
 
 const start = Date.parse("2026-11-26T12:00:00Z");

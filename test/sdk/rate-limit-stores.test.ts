@@ -4,7 +4,8 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisServer } from "../../scripts/lib/redis-server.mjs";
-import { createMemoryRateLimitStore, type RateLimit, type RateLimitStore, type Turn } from "../../src/client/rate-limit.js";
+import { createMemoryRateLimitStore } from "../../src/client/memory-store.js";
+import type { RateLimit, RateLimitStore, Turn } from "../../src/client/rate-limit.js";
 import { redisRateLimitStore } from "../../src/shared-store/redis-store.js";
 import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 

@@ -198,9 +198,7 @@ describe("the bound on waits caused by 429s", () => {
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
     expect(elapsed).toBeLessThan(2_500);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.message).toMatch(
-      /; retry after 1 s; not retried: the wait \(1000 ms\) is longer than the \d+ ms left of maxRateLimitWaitMs \(2500 ms\)$/,
-    );
+    expect(error.message).toMatch(/; retry after 1 s; not retried: the wait \(1000 ms\) is longer than the \d+ ms left of maxRateLimitWaitMs \(2500 ms\)$/);
   });
 });
 

@@ -1,0 +1,180 @@
+// A shared store that fails open, driven by a scripted shared store on a fake clock: a command that rejects or
+// does not answer within the deadline is asked of the memory store instead; the store says so once, probes once a
+// second until the shared store answers, and says that once; a failure of a command sent before it came back does
+// not send it away again. (The same against a real redis-server killed mid-run: redis-store.test.ts.)
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { RateLimit, RateLimitStore, Turn } from "../../src/client/rate-limit.js";
+import { failingOpen, probeIntervalMs } from "../../src/shared-store/fail-open.js";
+
+const start = Date.parse("2026-11-26T12:00:00Z");
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.setSystemTime(start);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const limit: RateLimit = { requests: 2, intervalMs: 1_000 };
+const key = "management https://api.example credential";
+
+/** A shared store whose every command does what `behave` says now: answer, reject, or hang. */
+function scriptedShared() {
+  let behaviour: "answer" | "reject" | "hang" = "answer";
+  const asked: string[] = [];
+  const run = <T>(name: string, value: T): Promise<T> => {
+    asked.push(name);
+    if (behaviour === "reject") return Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:6379"));
+    if (behaviour === "hang") return new Promise<T>(() => {});
+    return Promise.resolve(value);
+  };
+  const shared: Required<RateLimitStore> = {
+    take: (takenKey) => run(`take ${takenKey === key ? "key" : "probe"}`, 0 as Turn),
+    limited: () => run("limited", undefined),
+    answered: () => run("answered", undefined),
+  };
+  return {
+    shared,
+    asked,
+    behave: (next: typeof behaviour) => {
+      behaviour = next;
+    },
+  };
+}
+
+function storeOver(shared: Required<RateLimitStore>) {
+  const lines: string[] = [];
+  const store = failingOpen(shared, { logger: { warn: (line) => lines.push(line) }, commandTimeoutMs: 500, name: "the test store" });
+  return { store, lines };
+}
+
+const fellBack = (reason: string) =>
+  `ingestion-api: the test store failed (${reason}); counting each credential's sends in this process until it answers again`;
+
+describe("a shared store that answers", () => {
+  it("is asked every command, and the memory store none", async () => {
+    const { shared, asked } = scriptedShared();
+    const { store, lines } = storeOver(shared);
+    // The shared store lets every send go: the memory store, with a limit of 2, would have refused the third.
+    for (let send = 0; send < 3; send++) expect(await store.take(key, limit)).toBe(0);
+    await store.answered?.(key, limit, 10);
+    await store.limited(key, limit, 1_000, 10);
+    expect(asked).toEqual(["take key", "take key", "take key", "answered", "limited"]);
+    expect(lines).toEqual([]);
+  });
+});
+
+describe("a shared store that fails", () => {
+  it("counts in memory from the first command that rejects, and says so once", async () => {
+    const { shared, asked, behave } = scriptedShared();
+    const { store, lines } = storeOver(shared);
+    behave("reject");
+    expect(await store.take(key, limit)).toBe(0);
+    expect(await store.take(key, limit)).toBe(0);
+    // The memory store's limit holds: the third send of the window waits.
+    expect(await store.take(key, limit)).toEqual({ waitMs: 1_050, paused: false });
+    await store.answered?.(key, limit, 0);
+    expect(asked).toEqual(["take key"]);
+    expect(lines).toEqual([fellBack("connect ECONNREFUSED 127.0.0.1:6379")]);
+  });
+
+  it("counts in memory when a command is not answered within the deadline, and the call waits no longer than that", async () => {
+    const { shared, behave } = scriptedShared();
+    const { store, lines } = storeOver(shared);
+    behave("hang");
+    const turn = store.take(key, limit);
+    let answered: Turn | undefined;
+    void Promise.resolve(turn).then((value) => {
+      answered = value;
+    });
+    await vi.advanceTimersByTimeAsync(499);
+    expect(answered).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answered).toBe(0);
+    expect(lines).toEqual([fellBack("no answer within 500 ms")]);
+  });
+
+  it("keeps a 429's pause in memory too, so it holds the process's calls when the shared store goes away", async () => {
+    const { shared, behave } = scriptedShared();
+    const { store } = storeOver(shared);
+    await store.limited(key, limit, 2_000, 0);
+    behave("reject");
+    expect(await store.take(key, limit)).toEqual({ waitMs: 2_000, paused: true });
+  });
+
+  it("probes once a second, in the background, until the shared store answers; then says so once and asks it again", async () => {
+    const { shared, asked, behave } = scriptedShared();
+    const { store, lines } = storeOver(shared);
+    behave("reject");
+    await store.take(key, limit);
+    await vi.advanceTimersByTimeAsync(probeIntervalMs - 1);
+    expect(asked).toEqual(["take key"]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(asked).toEqual(["take key", "take probe"]);
+    // Calls meanwhile do not ask the shared store.
+    await store.take(key, limit);
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    expect(asked).toEqual(["take key", "take probe", "take probe"]);
+    behave("answer");
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    expect(lines).toEqual([
+      fellBack("connect ECONNREFUSED 127.0.0.1:6379"),
+      "ingestion-api: the test store answers again after 3 s; sharing each credential's count again",
+    ]);
+    await store.take(key, limit);
+    expect(asked.at(-1)).toBe("take key");
+    // No probe once it is back.
+    const probes = asked.length;
+    await vi.advanceTimersByTimeAsync(5 * probeIntervalMs);
+    expect(asked).toHaveLength(probes);
+  });
+
+  it("a probe that hangs counts as a failure: the next one comes a second after its deadline", async () => {
+    const { shared, asked, behave } = scriptedShared();
+    const { store } = storeOver(shared);
+    behave("hang");
+    const first = store.take(key, limit);
+    await vi.advanceTimersByTimeAsync(500);
+    await first;
+    await vi.advanceTimersByTimeAsync(probeIntervalMs + 500);
+    expect(asked.filter((name) => name === "take probe")).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    expect(asked.filter((name) => name === "take probe")).toHaveLength(2);
+  });
+
+  it("falls back again for a command sent after it came back that fails", async () => {
+    const { shared, behave } = scriptedShared();
+    const { store, lines } = storeOver(shared);
+    behave("reject");
+    await store.take(key, limit);
+    behave("answer");
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    expect(lines).toHaveLength(2);
+    behave("reject");
+    await store.answered?.(key, limit, 0);
+    expect(lines).toHaveLength(3);
+  });
+
+  it("with a deadline longer than the probe interval, a command sent before the store came back that fails after does not send it away again", async () => {
+    const { shared, behave } = scriptedShared();
+    const lines: string[] = [];
+    let hang = true;
+    const store = failingOpen(
+      { ...shared, take: (takenKey, takenLimit) => (hang && takenKey === key ? new Promise<Turn>(() => {}) : shared.take(takenKey, takenLimit)) },
+      { logger: { warn: (line) => lines.push(line) }, commandTimeoutMs: 5_000, name: "the test store" },
+    );
+    // A take sent while the store answers, that hangs; meanwhile another command fails, and the store comes back.
+    const hanging = store.take(key, limit);
+    hang = false;
+    behave("reject");
+    await store.limited(key, limit, 0, 0);
+    behave("answer");
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    expect(lines).toHaveLength(2);
+    // The old take reaches its deadline now, 4 s after the store came back: it says nothing of the store now.
+    await vi.advanceTimersByTimeAsync(4_000);
+    await expect(hanging).resolves.toBe(0);
+    expect(lines).toHaveLength(2);
+    expect(await store.take(key, limit)).toBe(0);
+  });
+});
