@@ -2,8 +2,9 @@
 // limiter (src/sandbox/rate-limit.ts): counted in a sliding window, the strictest way a server can count, and past
 // it each interface's 429 as the real service answers it (management a JSON error with X-RateLimit-Reset in
 // fractional seconds, alerting its limiter's text/html with Retry-After in whole seconds). Unlike the sandbox it takes
-// any credential and answers the body given for the interface below the limit; it counts what it received. The
-// benchmark (`npm run bench:rate-limit`) and the SDK's rate-limit tests share it.
+// any credential and answers the body given for the interface below the limit; it counts what it received. Also a
+// server that answers every request 429 (a storm). The benchmark (`npm run bench:rate-limit`) and the SDK's
+// rate-limit tests share them.
 import { createServer } from "node:http";
 import { build } from "esbuild";
 import { root } from "./toolchain.mjs";
@@ -13,7 +14,11 @@ import { root } from "./toolchain.mjs";
 const bundled = await build({
   absWorkingDir: root,
   stdin: {
-    contents: 'export { createRateLimiter } from "./src/sandbox/rate-limit.ts"; export { alerts, management } from "./src/contract/interfaces.ts";',
+    contents: [
+      'export { createRateLimiter } from "./src/sandbox/rate-limit.ts";',
+      'export { failure } from "./src/sandbox/answers.ts";',
+      'export { alerts, management } from "./src/contract/interfaces.ts";',
+    ].join(" "),
     resolveDir: root,
     loader: "ts",
   },
@@ -23,7 +28,7 @@ const bundled = await build({
   write: false,
   logLevel: "warning",
 });
-const { createRateLimiter, alerts, management } = await import(
+const { createRateLimiter, failure, alerts, management } = await import(
   `data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].contents).toString("base64")}`
 );
 
@@ -34,25 +39,16 @@ function write(response, { status, body, headers = {} }) {
   response.end(json ? JSON.stringify(body) : body);
 }
 
-/**
- * Starts the server; resolves to `{ url, counts, close }`. `limit` is `{ requests, intervalMs }` per credential;
- * `answers` the JSON a request below it gets, by interface (`{ management, alerts }`); `counts()` says how many
- * requests arrived and how many got 429.
- */
-export async function startRateLimitedServer(limit, answers) {
-  const limiter = createRateLimiter(new Map([management, alerts].map((api) => [api, limit])));
+/** Serves `answer(request)` to every request on a loopback port; resolves to `{ url, counts, close }`. */
+async function serve(answer) {
   let received = 0;
   let limited = 0;
   const server = createServer((request, response) => {
     request.resume();
     received++;
-    const api = request.url?.startsWith(`${alerts.prefix}/`) ? alerts : management;
-    const refused = limiter.admit(api, request.headers.authorization ?? "");
-    if (refused) {
-      limited++;
-      return write(response, refused);
-    }
-    write(response, { status: 200, body: answers[api.name] });
+    const reply = answer(request);
+    if (reply.status === 429) limited++;
+    write(response, reply);
   });
   server.keepAliveTimeout = 120_000;
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -61,4 +57,25 @@ export async function startRateLimitedServer(limit, answers) {
     counts: () => ({ received, limited }),
     close: () => new Promise((resolve) => server.close(resolve)),
   };
+}
+
+/**
+ * Starts the server; resolves to `{ url, counts, close }`. `limit` is `{ requests, intervalMs }` per credential;
+ * `answers` the JSON a request below it gets, by interface (`{ management, alerts }`); `counts()` says how many
+ * requests arrived and how many got 429.
+ */
+export function startRateLimitedServer(limit, answers) {
+  const limiter = createRateLimiter(new Map([management, alerts].map((api) => [api, limit])));
+  return serve((request) => {
+    const api = request.url?.startsWith(`${alerts.prefix}/`) ? alerts : management;
+    return limiter.admit(api, request.headers.authorization ?? "") ?? { status: 200, body: answers[api.name] };
+  });
+}
+
+/**
+ * A 429 storm: a server that answers every request management's 429 with `Retry-After: 1`, however slowly it is
+ * asked; resolves to `{ url, counts, close }` as above.
+ */
+export function startStormServer() {
+  return serve(() => ({ ...failure(management, 429, "Rate limit exceeded, retry after 1 seconds"), headers: { "retry-after": "1" } }));
 }
