@@ -49,10 +49,14 @@ export interface CommonClientOptions extends Hooks {
    * contract declares (management 10 per 10 s per key, alerting 100 per 60 s per token). Raise it when your
    * organization was granted a higher limit; `false` sends at once (a test suite against a local mock). Either
    * way a 429 stops every call of the credential for the wait it names, and lowers the pace to what the server
-   * accepted until windows pass without another.
+   * accepted until windows pass without another (RATE-LIMITS.md).
    */
   rateLimit?: { requests: number; intervalMs: number } | false;
-  /** The longest wait a 429 may ask for; a longer one fails the call with RateLimitError carrying it. Default 120 000. */
+  /**
+   * The longest a call may wait because of 429s, over all its attempts: the pauses, and what a lowered pace adds to
+   * its own limit's. Past it the call fails with RateLimitError, sending nothing more; waiting for its own pace is
+   * never cut short. Also the longest Retry-After of a 503 that is waited for. Default 120 000.
+   */
   maxRateLimitWaitMs?: number;
   /** Where the credential's sends are counted. Default: this process; `ingestion-api/redis` shares them between processes. */
   rateLimitStore?: RateLimitStore;
