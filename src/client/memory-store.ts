@@ -11,7 +11,7 @@ interface Learned extends RateLimit {
 }
 
 interface KeyState {
-  /** Send times in order, each moved to when its answer came; without a budget, the sends since the last 429. */
+  /** Send times in order, each moved to when its answer came. */
   log: number[];
   pausedUntil: number;
   learned: Learned | undefined;
@@ -32,11 +32,12 @@ const unlimitedLogLength = 10_000;
  * and twice as many (up to 16) after each 429 that comes while the budget is lowered: a budget that found the
  * server's limit probes past it less and less often.
  */
-export function createMemoryRateLimitStore(): RateLimitStore {
+export function createMemoryRateLimitStore(): Required<RateLimitStore> {
   const keys = new Map<string, KeyState>();
   const stateOf = (key: string): KeyState => {
     let state = keys.get(key);
     if (!state) {
+      // Stryker disable next-line ArrayDeclaration: a non-number in a new log is never in a window, so the first take drops it
       state = { log: [], pausedUntil: 0, learned: undefined, limitedAt: 0 };
       keys.set(key, state);
     }
@@ -50,8 +51,7 @@ export function createMemoryRateLimitStore(): RateLimitStore {
       const { log } = state;
       const budget = budgetOf(state, limit, at);
       if (!budget) {
-        // Without a budget, every send since the last 429 is kept, for what the next one teaches.
-        prune(log, state.limitedAt);
+        // Without a budget, every send is kept (the latest 5,000 to 10,000), for what the next 429 teaches.
         log.push(at);
         if (log.length > unlimitedLogLength) log.splice(0, log.length - unlimitedLogLength / 2);
         return 0;

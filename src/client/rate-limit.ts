@@ -191,10 +191,11 @@ export class CredentialQueue {
   }
 
   /** The error of a call whose waits because of 429s would pass its bound: it was not sent. */
-  #tooLong(call: CallName, maxWaitMs: number, { waitMs, paused, lowered }: Exclude<Turn, 0>): RateLimitError {
-    const cause = paused
-      ? `the credential is paused for ${Math.ceil(waitMs / 1000)} s after a 429`
-      : `a 429 lowered the credential's pace to ${lowered?.requests} per ${lowered?.intervalMs} ms`;
+  #tooLong(call: CallName, maxWaitMs: number, { waitMs, lowered }: Exclude<Turn, 0>): RateLimitError {
+    // A store names a lowered budget only when no pause is why it refused.
+    const cause = lowered
+      ? `a 429 lowered the credential's pace to ${lowered.requests} per ${lowered.intervalMs} ms`
+      : `the credential is paused for ${Math.ceil(waitMs / 1000)} s after a 429`;
     return RateLimitError.notSent(call, this.#lastAnswer, `${cause}, and its waits because of 429s would pass maxRateLimitWaitMs (${maxWaitMs} ms)`, waitMs);
   }
 
@@ -217,21 +218,16 @@ export class CredentialQueue {
           continue;
         }
         const waitMs = turn.waitMs;
-        // A wait caused by 429s: every call that may not wait for it fails now rather than after it.
-        const charged = turn.paused || turn.lowered !== undefined;
-        if (charged) {
-          for (const waiter of [...this.#waiters]) {
-            if (waiter.waitedMs + chargedShare(turn, waiter.limit) * waitMs > waiter.maxWaitMs)
-              this.#release(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
-          }
-          if (this.#waiters.length === 0) return;
+        // Every call that may not wait this long because of 429s fails now rather than after the wait.
+        for (const waiter of [...this.#waiters]) {
+          if (waiter.waitedMs + chargedShare(turn, waiter.limit) * waitMs > waiter.maxWaitMs)
+            this.#release(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
         }
+        if (this.#waiters.length === 0) return;
         const from = Date.now();
         await new Promise((resolve) => setTimeout(resolve, waitMs));
-        if (charged) {
-          const to = Date.now();
-          for (const waiter of this.#waiters) waiter.waitedMs += chargedShare(turn, waiter.limit) * (to - Math.max(from, waiter.queuedAt));
-        }
+        const to = Date.now();
+        for (const waiter of this.#waiters) waiter.waitedMs += chargedShare(turn, waiter.limit) * (to - Math.max(from, waiter.queuedAt));
       }
     } finally {
       this.#pumping = false;

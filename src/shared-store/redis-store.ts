@@ -43,8 +43,7 @@ local function budget()
 end
 `;
 
-// Without a budget, a send is logged for what the next 429 teaches: the sends since the last one, the latest 10,000,
-// for an hour at most. Takes a send, or answers {1, ms} while paused, {2, ms, requests, intervalMs} while a lowered budget is full, and
+// Without a budget, a send is logged for what the next 429 teaches: the latest 10,000, for an hour at most. Takes a send, or answers {1, ms} while paused, {2, ms, requests, intervalMs} while a lowered budget is full, and
 // {3, ms} while the client's own limit is.
 const take = `${prelude}
 local paused = redis.call('PTTL', KEYS[2])
@@ -52,8 +51,6 @@ if paused > 0 then return {1, paused} end
 local requests, interval, lowered = budget()
 local member = t[1] .. t[2] .. ':' .. redis.call('ZCARD', KEYS[1])
 if not requests then
-  local limitedAt = tonumber(redis.call('HGET', KEYS[3], 'limitedAt')) or 0
-  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', limitedAt)
   redis.call('ZADD', KEYS[1], now, member)
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -10001)
   redis.call('PEXPIRE', KEYS[1], 3600000)

@@ -57,7 +57,7 @@ describe("a shared store that answers", () => {
     const { store, lines } = storeOver(shared);
     // The shared store lets every send go: the memory store, with a limit of 2, would have refused the third.
     for (let send = 0; send < 3; send++) expect(await store.take(key, limit)).toBe(0);
-    await store.answered?.(key, limit, 10);
+    await store.answered(key, limit, 10);
     await store.limited(key, limit, 1_000, 10);
     expect(asked).toEqual(["take key", "take key", "take key", "answered", "limited"]);
     expect(lines).toEqual([]);
@@ -73,9 +73,41 @@ describe("a shared store that fails", () => {
     expect(await store.take(key, limit)).toBe(0);
     // The memory store's limit holds: the third send of the window waits.
     expect(await store.take(key, limit)).toEqual({ waitMs: 1_050, paused: false });
-    await store.answered?.(key, limit, 0);
+    await store.answered(key, limit, 0);
     expect(asked).toEqual(["take key"]);
     expect(lines).toEqual([fellBack("connect ECONNREFUSED 127.0.0.1:6379")]);
+  });
+
+  it("says so once when several commands in flight fail together, and asks the shared store nothing while down", async () => {
+    const { shared, asked, behave } = scriptedShared();
+    const { store, lines } = storeOver(shared);
+    behave("reject");
+    await Promise.all([store.take(key, limit), store.take(key, limit), store.answered(key, limit, 0)]);
+    expect(lines).toHaveLength(1);
+    await store.limited(key, limit, 1_000, 0);
+    await store.answered(key, limit, 0);
+    expect(asked).toEqual(["take key", "take key", "answered"]);
+  });
+
+  it("while down, counts a send from its answer in memory too", async () => {
+    const { shared, behave } = scriptedShared();
+    const { store } = storeOver(shared);
+    const single = { requests: 1, intervalMs: 1_000 };
+    behave("reject");
+    expect(await store.take(key, single)).toBe(0);
+    vi.setSystemTime(start + 400);
+    await store.answered(key, single, 400);
+    vi.setSystemTime(start + 1_050);
+    // Counted from its answer at 400: the window and its margin end at 1,450.
+    expect(await store.take(key, single)).toEqual({ waitMs: 400, paused: false });
+  });
+
+  it("leaves no deadline timer behind a command that answered", async () => {
+    const { shared } = scriptedShared();
+    const { store } = storeOver(shared);
+    await store.take(key, limit);
+    await store.limited(key, limit, 0, 0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("counts in memory when a command is not answered within the deadline, and the call waits no longer than that", async () => {
@@ -151,7 +183,7 @@ describe("a shared store that fails", () => {
     await vi.advanceTimersByTimeAsync(probeIntervalMs);
     expect(lines).toHaveLength(2);
     behave("reject");
-    await store.answered?.(key, limit, 0);
+    await store.answered(key, limit, 0);
     expect(lines).toHaveLength(3);
   });
 

@@ -280,6 +280,15 @@ describe("the budget a 429 teaches this process's store", () => {
     expect(budgetAt(key, limit, 2_500)).toEqual({ requests: 1, intervalMs: 1_000 });
   });
 
+  it("takes a 429 for a send taken at the very moment of the last 429 as a window of its own, not one fewer", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
+    limited(0, limit, 300);
+    // A send taken at 400, when that 429 came, answered 429 at 500: its window still holds the four sends, so 3 again.
+    at(500);
+    store.limited(key, limit, 0, 100);
+    expect(budgetAt(key, limit, 500)).toEqual({ requests: 3, intervalMs: 1_000 });
+  });
+
   it("grows back by a tenth, one at least, per window without a 429 after the pause, until the configured limit is back", () => {
     const big = { requests: 100, intervalMs: 1_000 };
     const { key, limited } = keyThatSent(
@@ -342,6 +351,19 @@ describe("the budget a 429 teaches this process's store", () => {
     const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
     limited(1_000, undefined, 300);
     expect(budgetAt(key, undefined, 1_400 + 1_400)).toEqual({ requests: 4, intervalMs: 1_400 });
+  });
+
+  it("without a limit of its own, is kept for 100 windows: a 429 then learns from the window of the budget", () => {
+    const { key, limited } = keyThatSent([0, 100, 200, 300], 400);
+    limited(1_000, undefined, 300);
+    const after = 1_400 + 100 * 1_400;
+    for (const offset of [after, after + 2_000, after + 4_000]) {
+      at(offset);
+      expect(store.take(key, undefined)).toBe(0);
+    }
+    store.limited(key, undefined, 1_000, 0);
+    // One send in the budget's 1.4 s window: nothing learned, the grown budget stays (far above what 10,001 sends test).
+    expect(budgetAt(key, undefined, after + 5_000)).toBeUndefined();
   });
 
   it("without a limit of its own, is forgotten after 100 windows: the next 429 learns from every send since the last", () => {
