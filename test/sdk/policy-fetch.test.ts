@@ -2,10 +2,10 @@
 // headers it sends, the answers it refuses, the body cap, the log lines, aborts and what it leaves behind.
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ConnectionError, RedirectError, ResponseTooLargeError, ResponseValidationError } from "../../src/client/errors.js";
+import { ConnectionError, RateLimitError, RedirectError, ResponseTooLargeError, ResponseValidationError } from "../../src/client/errors.js";
 import { ownHeaders } from "../../src/client/headers.js";
 import { processRateLimitStore } from "../../src/client/memory-store.js";
-import { bodyOf, createPolicyFetch, type OutgoingCall, type PolicyFetchConfig, pathOf, requestIdOf } from "../../src/client/policy-fetch.js";
+import { bodyOf, createPolicyFetch, type OutgoingCall, type PolicyFetchConfig, pathOf, requestIdOf, whyNotRetried } from "../../src/client/policy-fetch.js";
 import { CredentialQueue } from "../../src/client/rate-limit.js";
 
 type Answer = Response | ((init: RequestInit) => Response | Promise<Response>);
@@ -358,5 +358,36 @@ describe("helpers", () => {
     const response = new Response(null, { headers: { "x-request-id": "from-header" } });
     expect(requestIdOf(response, undefined, { text: "", json: { undefined: "from-body" }, isJson: true })).toBe("from-header");
     expect(requestIdOf(response, "requestId", { text: "", json: { requestId: "from-body" }, isJson: true })).toBe("from-body");
+  });
+});
+
+describe("a 429 the policy does not retry", () => {
+  it("says why: maxRetries reached, or the wait longer than what is left of the bound; any other answer says nothing", async () => {
+    const spent = await scripted([answer(429, { "retry-after": "0" })]).policyFetch(getPipe());
+    expect(whyNotRetried(spent)).toBe("maxRetries (0) reached");
+    const tooLong = await scripted([answer(429, { "retry-after": "2" })], { maxRateLimitWaitMs: 1_000 }).policyFetch(getPipe({}, 1));
+    expect(whyNotRetried(tooLong)).toBe("the wait (2000 ms) is longer than maxRateLimitWaitMs (1000 ms)");
+    const missing = await scripted([answer(404)]).policyFetch(getPipe());
+    expect(whyNotRetried(missing)).toBeUndefined();
+  });
+
+  it("leaves the 429 it got to the calls it keeps in the queue: no body as undefined, the headers as they came", async () => {
+    const { policyFetch } = scripted([answer(429, { "retry-after": "2", "x-request-id": "r-9" })], { maxRateLimitWaitMs: 1_000 });
+    await policyFetch(getPipe());
+    const kept = (await policyFetch(getPipe()).catch((error: unknown) => error)) as RateLimitError;
+    expect(kept).toBeInstanceOf(RateLimitError);
+    expect({ body: kept.body, requestId: kept.requestId, retryAfterMs: kept.retryAfterMs, retryAfter: kept.headers.get("retry-after") }).toEqual({
+      body: undefined,
+      requestId: "r-9",
+      retryAfterMs: 2_000,
+      retryAfter: "2",
+    });
+    expect(kept.message).toMatch(/was not sent: .*; the last 429 was another call's answer: HTTP 429 \(request id r-9\); retry after 2 s$/);
+  });
+
+  it("logs a call that queues behind a 429 without a limit of its own as paused or slowed by it", async () => {
+    const { policyFetch, lines } = scripted([answer(429, { "x-ratelimit-reset": "0.05" }), ok()]);
+    await policyFetch(getPipe({}, 1));
+    expect(lines).toContain("info GET /v1/pipes/p-1 attempt 2/2: waits for its turn in the rate-limit queue, 1 call waiting, paused or slowed by a 429");
   });
 });

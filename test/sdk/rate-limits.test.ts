@@ -198,7 +198,35 @@ describe("the bound on waits caused by 429s", () => {
     expect(elapsed).toBeGreaterThanOrEqual(2_000);
     expect(elapsed).toBeLessThan(2_500);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.message).toMatch(/; retry after 1 s; not retried: the wait \(1000 ms\) is longer than the \d+ ms left of maxRateLimitWaitMs \(2500 ms\)$/);
+    expect(error.message).toMatch(
+      /; retry after 1 s; not retried: the wait \(1000 ms\) is longer than the [1-9]\d* ms left of maxRateLimitWaitMs \(2500 ms\)$/,
+    );
+  });
+});
+
+describe("a call answered 429 that a longer pause keeps in the queue", () => {
+  it("ends with its own answer, saying its waits would pass the bound, while the call with the longer wait ends with its own", async () => {
+    const scripted = await startScriptedServer(
+      json(429, { status: 429, error: "soon", requestId: "r-short" }, { "retry-after": "1" }),
+      json(429, { status: 429, error: "later", requestId: "r-long" }, { "retry-after": "3" }),
+    );
+    servers.push(scripted);
+    const client = management(scripted.url, { rateLimit: false, maxRateLimitWaitMs: 2_000 });
+    const errors = (await Promise.all([
+      client.pipes.getSettings(pipe).catch((error: unknown) => error),
+      client.pipes.getSettings(pipe).catch((error: unknown) => error),
+    ])) as RateLimitError[];
+    const byWait = Object.fromEntries(errors.map((error) => [error.retryAfterMs, error]));
+    expect(Object.keys(byWait).sort()).toEqual(["1000", "3000"]);
+    expect(byWait[1000]).toBeInstanceOf(RateLimitError);
+    expect(byWait[1000]?.requestId).toBe("r-short");
+    expect(byWait[1000]?.message).toMatch(
+      /failed with HTTP 429: soon \(request id r-short\); retry after 1 s; not retried: its waits because of 429s would pass maxRateLimitWaitMs \(2000 ms\)$/,
+    );
+    expect(byWait[3000]?.message).toMatch(
+      /failed with HTTP 429: later \(request id r-long\); retry after 3 s; not retried: the wait \(3000 ms\) is longer than maxRateLimitWaitMs \(2000 ms\)$/,
+    );
+    expect(scripted.requests).toHaveLength(2);
   });
 });
 
