@@ -59,7 +59,7 @@ export function failingOpen(shared: Required<RateLimitStore>, { logger, commandT
         downSince = 0;
         upSince = Date.now();
       }, probeLater);
-    }, probeIntervalMs);
+    }, probeIntervalMs) as unknown as { unref?(): void };
     // Stryker disable next-line OptionalChaining: Node's timers have unref, which is what matters here; Deno's are numbers.
     timer.unref?.();
   }
