@@ -3,7 +3,8 @@
 // tries the shared store again once a second, and says so once more when it answers again. A store that paces
 // calls must never be why they fail: the server itself may be up the whole time.
 import { createMemoryRateLimitStore } from "../client/memory-store.js";
-import type { RateLimitStore } from "../client/rate-limit.js";
+import type { RateLimit, RateLimitStore } from "../client/rate-limit.js";
+import type { SharedRateLimitStore } from "./redis-store.js";
 
 /** Where the store says it fell back and came back: `console` by default. */
 export interface StoreLogger {
@@ -25,7 +26,7 @@ const probeKey = "ingestion-api store probe";
 /** How often, at most, a store counting in memory asks the shared one whether it answers again. */
 export const probeIntervalMs = 1_000;
 
-export function failingOpen(shared: Required<RateLimitStore>, { logger, commandTimeoutMs, name }: FailOpenOptions): Required<RateLimitStore> {
+export function failingOpen(shared: SharedRateLimitStore, { logger, commandTimeoutMs, name }: FailOpenOptions): Required<RateLimitStore> {
   const local = createMemoryRateLimitStore();
   // When the store fell back (0 while the shared store answers), and when it last came back.
   let downSince = 0;
@@ -68,9 +69,11 @@ export function failingOpen(shared: Required<RateLimitStore>, { logger, commandT
     async take(key, limit) {
       if (downSince === 0) {
         const turn = await attempt(() => shared.take(key, limit));
+        // A send the shared store took is kept in memory too: counting alone then starts from this process's own.
+        if (turn?.value === 0) local.take(key, undefined);
         if (turn) return turn.value;
       }
-      return local.take(key, limit);
+      return local.take(key, shareOf(limit, shared.sharers(key)));
     },
     async limited(key, limit, waitMs, elapsedMs) {
       // The pause holds this process's calls at once, whatever the shared store does.
@@ -82,6 +85,14 @@ export function failingOpen(shared: Required<RateLimitStore>, { logger, commandT
       local.answered(key, limit, elapsedMs);
     },
   };
+}
+
+/**
+ * A process's share of a limit while it counts alone: the limit split between the stores last seen sharing the
+ * credential, so that the fleet apart keeps about the limit it kept together (the client's own limit without others).
+ */
+function shareOf(limit: RateLimit | undefined, sharers: number): RateLimit | undefined {
+  return limit && sharers > 1 ? { requests: Math.max(1, Math.floor(limit.requests / sharers)), intervalMs: limit.intervalMs } : limit;
 }
 
 /** A command's promise, rejected at the deadline if it has not settled by then; the timer goes when it settles. */

@@ -43,18 +43,24 @@ local function budget()
 end
 `;
 
-// Without a budget, a send is logged for what the next 429 teaches: the latest 10,000, for an hour at most. Takes a send, or answers {1, ms} while paused, {2, ms, requests, intervalMs} while a lowered budget is full, and
-// {3, ms} while the client's own limit is.
+// KEYS[4] holds the stores that took a send of the credential in the last minute, by ARGV[3], each store's id: how
+// many share it. Without a budget, a send is logged for what the next 429 teaches: the latest 10,000, for an hour at
+// most. Answers {0, sharers} when the send is taken, else {1, sharers, ms} while paused, {2, sharers, ms, requests,
+// intervalMs} while a lowered budget is full, and {3, sharers, ms} while the client's own limit is.
 const take = `${prelude}
+redis.call('ZADD', KEYS[4], now, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - 60000)
+redis.call('PEXPIRE', KEYS[4], 60000)
+local sharers = redis.call('ZCARD', KEYS[4])
 local paused = redis.call('PTTL', KEYS[2])
-if paused > 0 then return {1, paused} end
+if paused > 0 then return {1, sharers, paused} end
 local requests, interval, lowered = budget()
 local member = t[1] .. t[2] .. ':' .. redis.call('ZCARD', KEYS[1])
 if not requests then
   redis.call('ZADD', KEYS[1], now, member)
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -10001)
   redis.call('PEXPIRE', KEYS[1], 3600000)
-  return 0
+  return {0, sharers}
 end
 local window = interval + margin(interval)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
@@ -62,12 +68,12 @@ local taken = redis.call('ZCARD', KEYS[1])
 if taken < requests then
   redis.call('ZADD', KEYS[1], now, member)
   redis.call('PEXPIRE', KEYS[1], window)
-  return 0
+  return {0, sharers}
 end
 local leaving = redis.call('ZRANGE', KEYS[1], taken - requests, taken - requests, 'WITHSCORES')
 local waitMs = tonumber(leaving[2]) + window - now
-if lowered then return {2, waitMs, requests, interval} end
-return {3, waitMs}`;
+if lowered then return {2, sharers, waitMs, requests, interval} end
+return {3, sharers, waitMs}`;
 
 // A 429: ARGV[3] the pause, ARGV[4] how long ago the send was taken.
 const limited = `${prelude}
@@ -118,8 +124,20 @@ function evaluate(client: RedisClient, script: string, keys: string[], args: str
 /** A limit as the scripts take it: 0 and 0 for none. */
 const limitArgs = (limit: RateLimit | undefined): string[] => (limit ? [String(limit.requests), String(limit.intervalMs)] : ["0", "0"]);
 
-/** The store over a Redis client, whose commands reject when Redis does not answer; its keys start with `keyPrefix`, and name a credential by a hash, never itself. */
-export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Required<RateLimitStore> {
+/** A store several processes share, which knows how many share each credential. */
+export interface SharedRateLimitStore extends Required<RateLimitStore> {
+  /** How many stores took a send of `key` in the last minute, as its last take saw; 1 before any. */
+  sharers(key: string): number;
+}
+
+/**
+ * The store over a Redis client, whose commands reject when Redis does not answer; its keys start with `keyPrefix`,
+ * and name a credential by a hash, never itself.
+ */
+export function redisRateLimitStore(client: RedisClient, keyPrefix: string): SharedRateLimitStore {
+  // This store among those sharing a credential: a random id, which says nothing of the process or the credential.
+  const id = crypto.randomUUID();
+  const sharing = new Map<string, number>();
   // The SHA-256 of each key, made once per credential (Web Crypto, so no Node import), in a hash tag that keeps a
   // credential's keys in one Redis Cluster slot.
   const hashes = new Map<string, Promise<string[]>>();
@@ -129,7 +147,7 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Req
       keys = crypto.subtle.digest("SHA-256", new TextEncoder().encode(key)).then((digest) => {
         const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
         const log = `${keyPrefix}:{${hex.slice(0, 32)}}`;
-        return [log, `${log}:paused`, `${log}:learned`];
+        return [log, `${log}:paused`, `${log}:learned`, `${log}:senders`];
       });
       hashes.set(key, keys);
     }
@@ -137,9 +155,10 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Req
   };
   return {
     async take(key, limit): Promise<Turn> {
-      const answer = await evaluate(client, take, await keysOf(key), limitArgs(limit));
-      if (!Array.isArray(answer)) return 0;
-      const [kind, waitMs, requests, intervalMs] = answer.map(Number) as number[];
+      const answer = await evaluate(client, take, await keysOf(key), [...limitArgs(limit), id]);
+      const [kind, sharers, waitMs, requests, intervalMs] = (answer as unknown[]).map(Number) as number[];
+      sharing.set(key, sharers as number);
+      if (kind === 0) return 0;
       if (kind === 2)
         return { waitMs: Math.max(1, waitMs as number), paused: false, lowered: { requests: requests as number, intervalMs: intervalMs as number } };
       return { waitMs: Math.max(1, waitMs as number), paused: kind === 1 };
@@ -150,5 +169,6 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Req
     async answered(key, limit, elapsedMs) {
       await evaluate(client, answered, await keysOf(key), [...limitArgs(limit), String(Math.floor(elapsedMs))]);
     },
+    sharers: (key) => sharing.get(key) ?? 1,
   };
 }

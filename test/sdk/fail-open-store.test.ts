@@ -3,8 +3,9 @@
 // second until the shared store answers, and says that once; a failure of a command sent before it came back does
 // not send it away again. (The same against a real redis-server killed mid-run: redis-store.test.ts.)
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { RateLimit, RateLimitStore, Turn } from "../../src/client/rate-limit.js";
+import type { RateLimit, Turn } from "../../src/client/rate-limit.js";
 import { failingOpen, probeIntervalMs } from "../../src/shared-store/fail-open.js";
+import type { SharedRateLimitStore } from "../../src/shared-store/redis-store.js";
 
 const start = Date.parse("2026-11-26T12:00:00Z");
 beforeEach(() => {
@@ -18,8 +19,8 @@ afterEach(() => {
 const limit: RateLimit = { requests: 2, intervalMs: 1_000 };
 const key = "management https://api.example credential";
 
-/** A shared store whose every command does what `behave` says now: answer, reject, or hang. */
-function scriptedShared() {
+/** A shared store whose every command does what `behave` says now: answer, reject, or hang; `sharers` stores share it. */
+function scriptedShared(sharers = 1) {
   let behaviour: "answer" | "reject" | "hang" = "answer";
   const asked: string[] = [];
   const run = <T>(name: string, value: T): Promise<T> => {
@@ -28,10 +29,11 @@ function scriptedShared() {
     if (behaviour === "hang") return new Promise<T>(() => {});
     return Promise.resolve(value);
   };
-  const shared: Required<RateLimitStore> = {
+  const shared: SharedRateLimitStore = {
     take: (takenKey) => run(`take ${takenKey === key ? "key" : "probe"}`, 0 as Turn),
     limited: () => run("limited", undefined),
     answered: () => run("answered", undefined),
+    sharers: () => sharers,
   };
   return {
     shared,
@@ -42,7 +44,7 @@ function scriptedShared() {
   };
 }
 
-function storeOver(shared: Required<RateLimitStore>) {
+function storeOver(shared: SharedRateLimitStore) {
   const lines: string[] = [];
   const store = failingOpen(shared, { logger: { warn: (line) => lines.push(line) }, commandTimeoutMs: 500, name: "the test store" });
   return { store, lines };
@@ -108,6 +110,36 @@ describe("a shared store that fails", () => {
     await store.take(key, limit);
     await store.limited(key, limit, 0, 0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("keeps its share of the limit while it counts alone: the limit split between the stores last seen sharing it", async () => {
+    const { shared, behave } = scriptedShared(3);
+    const { store } = storeOver(shared);
+    const ten = { requests: 10, intervalMs: 1_000 };
+    behave("reject");
+    const turns = [];
+    for (let send = 0; send < 4; send++) turns.push(await store.take(key, ten));
+    // 10 split three ways: 3 a window each, the fleet apart keeping 9 of its 10.
+    expect(turns).toEqual([0, 0, 0, { waitMs: 1_050, paused: false }]);
+    const alone = storeOver(scriptedShared(1).shared);
+    expect(await alone.store.take(key, { requests: 1, intervalMs: 1_000 })).toBe(0);
+    const many = scriptedShared(40);
+    many.behave("reject");
+    const crowd = storeOver(many.shared);
+    // At least one a window, however many share it.
+    expect([await crowd.store.take(key, ten), await crowd.store.take(key, ten)]).toEqual([0, { waitMs: 1_050, paused: false }]);
+    expect(await crowd.store.take(key, undefined)).toBe(0);
+  });
+
+  it("counting alone, starts from the sends this process made through the shared store", async () => {
+    const { shared, behave } = scriptedShared(2);
+    const { store } = storeOver(shared);
+    const ten = { requests: 10, intervalMs: 1_000 };
+    for (let send = 0; send < 4; send++) expect(await store.take(key, ten)).toBe(0);
+    behave("reject");
+    // Its share is 5 a window, 4 of them already sent.
+    expect(await store.take(key, ten)).toBe(0);
+    expect(await store.take(key, ten)).toEqual({ waitMs: 1_050, paused: false });
   });
 
   it("counts in memory when a command is not answered within the deadline, and the call waits no longer than that", async () => {

@@ -163,6 +163,21 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
     expect(waits.at(-1)).toBeGreaterThan(1_000);
   });
 
+  it("counts the stores that took a send of the credential in the last minute, by a random id each", async () => {
+    const [one, two] = [redisRateLimitStore(client as Redis, "sharers"), redisRateLimitStore(client as Redis, "sharers")];
+    const credential = `management https://api.example sharers ${keys++}`;
+    expect(one.sharers(credential)).toBe(1);
+    await one.take(credential, limit);
+    await two.take(credential, limit);
+    await one.take(credential, limit);
+    expect([one.sharers(credential), two.sharers(credential)]).toEqual([2, 2]);
+    // Refused takes count too: a store that waits still shares the limit.
+    await one.limited(credential, limit, 5_000, 0);
+    const third = redisRateLimitStore(client as Redis, "sharers");
+    expect(await third.take(credential, limit)).toMatchObject({ paused: true });
+    expect(third.sharers(credential)).toBe(3);
+  });
+
   it("keeps a credential's keys under the prefix and one hash tag, never the credential itself", async () => {
     const shared = redisRateLimitStore(client as Redis, "tagged");
     await shared.take("management https://api.example key-id-in-clear", limit);
@@ -172,6 +187,7 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
       expect.stringMatching(/^tagged:\{[0-9a-f]{32}\}$/),
       expect.stringMatching(/^tagged:\{[0-9a-f]{32}\}:learned$/),
       expect.stringMatching(/^tagged:\{[0-9a-f]{32}\}:paused$/),
+      expect.stringMatching(/^tagged:\{[0-9a-f]{32}\}:senders$/),
     ]);
     expect(new Set(names.map((name) => /\{(.*)\}/.exec(name)?.[1])).size).toBe(1);
   });

@@ -70,7 +70,7 @@ it.skipIf(!redisServer)(
         .split("\n")
         .filter(Boolean);
       expect(keys.length).toBeGreaterThan(0);
-      for (const key of keys) expect(key).toMatch(/^ingestion-api:\{[0-9a-f]{32}\}(:paused|:learned)?$/);
+      for (const key of keys) expect(key).toMatch(/^ingestion-api:\{[0-9a-f]{32}\}(:paused|:learned|:senders)?$/);
       // Redis answered throughout: no process fell back.
       expect(reports.flatMap(({ logged }) => logged)).toEqual([]);
     } finally {
@@ -103,8 +103,8 @@ it.skipIf(!redisServer)(
       expect(lines(reports)).toEqual(reports.map(() => ({ fellBack: 1, cameBack: 1 })));
       // The lines name the store and Redis's error, never the credential (SECURITY.md).
       for (const line of reports.flatMap(({ logged }) => logged)) expect(line).not.toMatch(/outage-key|shared-secret/);
-      // Counting apart for a while costs some 429s, no more than half the calls again.
-      expect(server.counts().received).toBeLessThanOrEqual(1.5 * 90);
+      // Apart, each keeps its share of the limit; Redis back empty costs a few 429s, no more than a fifth of the calls.
+      expect(server.counts().received).toBeLessThanOrEqual(1.2 * 90);
     } finally {
       await server.close();
     }
@@ -124,6 +124,8 @@ it.skipIf(!redisServer)(
       const reports = await running;
       expect(reports.map(({ failed, firstFailure }) => ({ failed, firstFailure }))).toEqual(reports.map(() => ({ failed: 0, firstFailure: undefined })));
       expect(lines(reports)).toEqual(reports.map(() => ({ fellBack: 1, cameBack: 0 })));
+      // Apart, each keeps its share of the limit (5 a second of the 10): a few 429s at most as they part.
+      expect(server.counts().received).toBeLessThanOrEqual(1.2 * 40);
     } finally {
       await redis?.restart();
       await server.close();
