@@ -3,7 +3,7 @@
 // tries the shared store again once a second, and says so once more when it answers again. A store that paces
 // calls must never be why they fail: the server itself may be up the whole time.
 import { createMemoryRateLimitStore } from "../client/memory-store.js";
-import type { RateLimit, RateLimitStore } from "../client/rate-limit.js";
+import { marginMs, type RateLimit, type RateLimitStore } from "../client/rate-limit.js";
 import type { SharedRateLimitStore } from "./redis-store.js";
 
 /** Where the store says it fell back and came back: `console` by default. */
@@ -68,9 +68,16 @@ export function failingOpen(shared: SharedRateLimitStore, { logger, commandTimeo
   return {
     async take(key, limit) {
       if (downSince === 0) {
+        // Just back, a send must fit this process's share too for a window: a Redis that restarted knows nothing of
+        // the sends made apart, which the server still counts.
+        const justBack = limit !== undefined && Date.now() - upSince < limit.intervalMs + marginMs(limit);
+        if (justBack) {
+          const own = local.take(key, shareOf(limit, shared.sharers(key)));
+          if (own !== 0) return own;
+        }
         const turn = await attempt(() => shared.take(key, limit));
         // A send the shared store took is kept in memory too: counting alone then starts from this process's own.
-        if (turn?.value === 0) local.take(key, undefined);
+        if (turn?.value === 0 && !justBack) local.take(key, undefined);
         if (turn) return turn.value;
       }
       return local.take(key, shareOf(limit, shared.sharers(key)));

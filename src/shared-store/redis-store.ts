@@ -126,7 +126,7 @@ const limitArgs = (limit: RateLimit | undefined): string[] => (limit ? [String(l
 
 /** A store several processes share, which knows how many share each credential. */
 export interface SharedRateLimitStore extends Required<RateLimitStore> {
-  /** How many stores took a send of `key` in the last minute, as its last take saw; 1 before any. */
+  /** How many stores took a send of `key` in the last minute, the most its takes saw in that minute; 1 before any. */
   sharers(key: string): number;
 }
 
@@ -137,7 +137,9 @@ export interface SharedRateLimitStore extends Required<RateLimitStore> {
 export function redisRateLimitStore(client: RedisClient, keyPrefix: string): SharedRateLimitStore {
   // This store among those sharing a credential: a random id, which says nothing of the process or the credential.
   const id = crypto.randomUUID();
-  const sharing = new Map<string, number>();
+  // The most stores seen sharing each credential in the last minute, and when: a Redis that restarted empty counts
+  // them again from one, and a process that must count alone then keeps its share of the fleet it knew.
+  const sharing = new Map<string, { count: number; at: number }>();
   // The SHA-256 of each key, made once per credential (Web Crypto, so no Node import), in a hash tag that keeps a
   // credential's keys in one Redis Cluster slot.
   const hashes = new Map<string, Promise<string[]>>();
@@ -157,7 +159,8 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Sha
     async take(key, limit): Promise<Turn> {
       const answer = await evaluate(client, take, await keysOf(key), [...limitArgs(limit), id]);
       const [kind, sharers, waitMs, requests, intervalMs] = (answer as unknown[]).map(Number) as number[];
-      sharing.set(key, sharers as number);
+      const seen = sharing.get(key);
+      if (!seen || (sharers as number) >= seen.count || Date.now() - seen.at > 60_000) sharing.set(key, { count: sharers as number, at: Date.now() });
       if (kind === 0) return 0;
       if (kind === 2)
         return { waitMs: Math.max(1, waitMs as number), paused: false, lowered: { requests: requests as number, intervalMs: intervalMs as number } };
@@ -169,6 +172,6 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Sha
     async answered(key, limit, elapsedMs) {
       await evaluate(client, answered, await keysOf(key), [...limitArgs(limit), String(Math.floor(elapsedMs))]);
     },
-    sharers: (key) => sharing.get(key) ?? 1,
+    sharers: (key) => sharing.get(key)?.count ?? 1,
   };
 }

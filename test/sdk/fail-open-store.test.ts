@@ -142,6 +142,26 @@ describe("a shared store that fails", () => {
     expect(await store.take(key, ten)).toEqual({ waitMs: 1_050, paused: false });
   });
 
+  it("just back, for a window, lets a send go only when it fits this process's share too", async () => {
+    const { shared, asked, behave } = scriptedShared(2);
+    const { store } = storeOver(shared);
+    const ten = { requests: 10, intervalMs: 1_000 };
+    behave("reject");
+    for (let send = 0; send < 5; send++) expect(await store.take(key, ten)).toBe(0);
+    behave("answer");
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    // Back at 1,000: the five sent apart at 0 leave the share's window at 1,050; Redis, empty, is not asked before.
+    const asks = asked.length;
+    expect(await store.take(key, ten)).toEqual({ waitMs: 50, paused: false });
+    expect(asked).toHaveLength(asks);
+    vi.setSystemTime(start + 1_050);
+    expect(await store.take(key, ten)).toBe(0);
+    expect(asked.at(-1)).toBe("take key");
+    // A window after the return, Redis alone decides again.
+    vi.setSystemTime(start + 2_100);
+    for (let send = 0; send < 8; send++) expect(await store.take(key, ten)).toBe(0);
+  });
+
   it("counts in memory when a command is not answered within the deadline, and the call waits no longer than that", async () => {
     const { shared, behave } = scriptedShared();
     const { store, lines } = storeOver(shared);
