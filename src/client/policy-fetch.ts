@@ -89,6 +89,11 @@ export function bodyOf(response: Response): ReadBody {
   return (response as KeptResponse)[keptBody] ?? noBody;
 }
 
+/** A body as an error carries it: the parsed JSON, else the text, else undefined for an empty body. */
+export function errorBodyOf({ text, json, isJson }: ReadBody): unknown {
+  return isJson ? json : text || undefined;
+}
+
 /** Why the policy did not try again after a 429 it returns. */
 export function whyNotRetried(response: Response): string | undefined {
   return (response as KeptResponse)[keptReason];
@@ -201,8 +206,13 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       if (limited) {
         // Every call of the credential stops for the wait, this one included, even when it will not retry.
         const read = bodyOf(response);
-        const body = read.isJson ? read.json : read.text || undefined;
-        const answer: RateLimitAnswer = { body, headers: response.headers, requestId: requestIdOf(response, requestIdField, read), errorKey, retryAfterMs };
+        const answer: RateLimitAnswer = {
+          body: errorBodyOf(read),
+          headers: response.headers,
+          requestId: requestIdOf(response, requestIdField, read),
+          errorKey,
+          retryAfterMs,
+        };
         queue.limited(answer, waitMs as number, rateLimit, started, Math.max(0, leftMs - (waitMs as number)));
       }
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);

@@ -11,7 +11,17 @@ import { ApiPromise, type Outcome, type WithResponse } from "./api-promise.js";
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import { apiErrorFor, type CallName, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
 import { checkedCallHeaders } from "./headers.js";
-import { bodyOf, type CallPolicy, createPolicyFetch, type PolicyFetchConfig, pathOf, requestIdOf, rereadable, whyNotRetried } from "./policy-fetch.js";
+import {
+  bodyOf,
+  type CallPolicy,
+  createPolicyFetch,
+  errorBodyOf,
+  type PolicyFetchConfig,
+  pathOf,
+  requestIdOf,
+  rereadable,
+  whyNotRetried,
+} from "./policy-fetch.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { issuesOf, type OperationValidators, type Validator } from "./validation.js";
 
@@ -166,7 +176,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
       throw apiErrorFor(
         api,
         response.status,
-        body.isJson ? body.json : body.text || undefined,
+        errorBodyOf(body),
         response.headers,
         requestId,
         policy,
