@@ -102,3 +102,26 @@ export function exampleRequest(bundle, { operationId, path: template, operation,
 export function exampleResponse(bundle, { operation }, status = "200") {
   return firstExample(bundle, jsonMedia(bundle, operation.responses?.[status]));
 }
+
+/**
+ * An operation's named request examples, in document order: those of its JSON request body, else those of its
+ * parameters (`listServices`' `filter`). Each is `{ key, summary, request }`: the key under `examples`, its summary
+ * (else the key) and the request of the operation's first examples with that one in place. Empty when the
+ * operation names none: its only request is `exampleRequest`'s.
+ * @returns {{ key: string, summary: string, request: ReturnType<typeof exampleRequest> }[]}
+ */
+export function namedExamples(bundle, entry) {
+  const base = exampleRequest(bundle, entry);
+  const named = (examples, replace) =>
+    Object.entries(examples ?? {}).map(([key, example]) => {
+      const { summary, value } = resolveRef(bundle, example);
+      return { key, summary: summary ?? key, request: replace(value) };
+    });
+  const media = jsonMedia(bundle, entry.operation.requestBody);
+  if (media?.examples) return named(media.examples, (body) => ({ ...base, body }));
+  const parameter = entry.parameters.find((candidate) => candidate.examples);
+  if (!parameter) return [];
+  return named(parameter.examples, (value) =>
+    exampleRequest(bundle, { ...entry, parameters: entry.parameters.map((p) => (p === parameter ? { ...p, examples: undefined, example: value } : p)) }),
+  );
+}

@@ -1,6 +1,6 @@
 // Every named example in both bundles is valid against its own schema, and every operation has them.
 import { describe, expect, it } from "vitest";
-import { firstExample, jsonMedia, operationsOf, resolveRef } from "../../src/contract/openapi.js";
+import { exampleRequest, firstExample, jsonMedia, namedExamples, operationsOf, resolveRef } from "../../src/contract/openapi.js";
 import { type Api, apis, bundles, validateAgainst } from "../support/bundles.js";
 
 interface ExampleCase {
@@ -69,4 +69,50 @@ describe.each(apis)("%s examples", (api) => {
 it("a broken example is caught (the check can fail)", () => {
   const settings = bundles.management.components.schemas.PipeSettings;
   expect(validateAgainst("management", settings, { engine_max_threads: 65 }).valid).toBe(false);
+});
+
+describe("namedExamples", () => {
+  const entryOf = (api: Api, operationId: string) => operationsOf(bundles[api]).find((entry) => entry.operationId === operationId)!;
+
+  it.each(
+    apis.flatMap((api) =>
+      operationsOf(bundles[api])
+        .filter(({ operation }) => operation.requestBody)
+        .map((entry) => [entry.operationId, api, entry] as const),
+    ),
+  )("%s: lists its request body's named examples in document order, each as the example request with that body", (_id, api, entry) => {
+    const media = jsonMedia(bundles[api], entry.operation.requestBody);
+    const named = namedExamples(bundles[api], entry);
+    expect(named.map(({ key }) => key)).toEqual(Object.keys(media.examples));
+    for (const { key, summary, request } of named) {
+      const example = resolveRef(bundles[api], media.examples[key]);
+      expect(summary).toBe(example.summary);
+      expect(request).toEqual({ ...exampleRequest(bundles[api], entry), body: example.value });
+    }
+  });
+
+  it("lists listServices' filter examples, each as the request that sends that filter", () => {
+    const named = namedExamples(bundles.management, entryOf("management", "listServices"));
+    expect(named.map(({ key, request }) => [key, request.query, request.url.slice(request.url.indexOf("?"))])).toEqual([
+      ["tagValue", { filter: ["tag:Environment=Production"] }, "?filter=tag%3AEnvironment%3DProduction"],
+      ["tagPresent", { filter: ["tag:isActive"] }, "?filter=tag%3AisActive"],
+    ]);
+    expect(named[1]!.summary).toBe("Services that carry the tag isActive, whatever its value");
+  });
+
+  it.each([
+    ["management", "getPipe"],
+    ["management", "getPipeSettings"],
+    ["alerts", "getAlert"],
+  ] as const)("%s %s: names none, so lists none", (api, operationId) => {
+    expect(namedExamples(bundles[api], entryOf(api, operationId))).toEqual([]);
+  });
+
+  it("labels an example without a summary with its key", () => {
+    const bundle = structuredClone(bundles.alerts);
+    const entry = operationsOf(bundle).find((candidate) => candidate.operationId === "createAlert")!;
+    const [firstKey, first] = Object.entries<Node>(jsonMedia(bundle, entry.operation.requestBody).examples)[0]!;
+    delete resolveRef(bundle, first).summary;
+    expect(namedExamples(bundle, entry)[0]!.summary).toBe(firstKey);
+  });
 });
