@@ -138,9 +138,24 @@ async function serve(values: ReturnType<typeof parse>): Promise<void> {
   console.log(`ingestion-api sandbox ${packageVersion} on ${sandbox.url}
   management  ${sandbox.url}/v1/...      HTTP Basic: key id ${shown(chosen.keyId)}, key secret ${shown(chosen.keySecret)}
   alerts      ${sandbox.url}/api/v2/...  Bearer token ${shown(chosen.token)}
-  data        ${values.seed ? values.seed : "the specs' examples"}: ${counts}${limitsLine}
+  data        ${values.seed ? values.seed : "the specs' examples"}: ${counts}${limitsLine}${firstCallIds(seed)}
   POST ${sandbox.url}/_sandbox/reset puts the data back; GET ${sandbox.url}/_sandbox/state shows it; /_sandbox/faults injects failures.
 Ctrl-C stops it.`);
+}
+
+/**
+ * The ids of the seed a first call needs, as a line of the banner: a pipe with the service and organization it is
+ * reached by, and an alert; a part the seed lacks is left out, and the whole line when it lacks them all.
+ */
+function firstCallIds(seed: SandboxData): string {
+  const reachable = seed.pipes.find((pipe) => seed.services.some(({ service }) => service.id === pipe.serviceId));
+  const owner = seed.services.find(({ service }) => service.id === reachable?.serviceId) ?? seed.services[0];
+  const ids = [
+    ...(owner ? [`organization ${owner.organizationId}`, `service ${owner.service.id}`] : []),
+    ...(reachable ? [`its pipe ${reachable.id}`] : []),
+    ...(seed.alerts[0] ? [`alert ${seed.alerts[0].id}`] : []),
+  ];
+  return ids.length === 0 ? "" : `\n  ids         ${ids.join(", ")}`;
 }
 
 /** A credential from its flag, else the variable the SDK reads, else the printed default; and where it came from. */

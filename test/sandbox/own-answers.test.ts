@@ -8,12 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { defaultCredentials } from "../../src/sandbox/credentials.js";
 import { exampleSeed, seedProblems } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { bundles, resolve, validateAgainst } from "../support/bundles.js";
 import { authorizationOf } from "../support/credentials.js";
 import { type Operation, operations } from "../support/operations.js";
 import { sandboxCredentials, startSandboxBehindPrism, watchedFetch } from "../support/sandbox.js";
+import { alertId, organizationId, pipeId, serviceId } from "../support/sdk-fixtures.js";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -168,6 +170,46 @@ describe("the ingestion-api command (dist/cli.js)", () => {
       const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1];
       const response = await fetch(`${url}/api/v2/alerts/${alerts[0]?.id}`, { headers: { authorization: "Bearer from-the-environment" } });
       expect(await response.json()).toEqual({ data: alerts[0] });
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+  });
+
+  it("prints the ids of its seed a first call needs (an organization, its service and pipe, an alert), and they answer", async () => {
+    const { child, output } = await run(["sandbox", "--port", "0"]);
+    try {
+      expect(output()).toContain(`ids         organization ${organizationId}, service ${serviceId}, its pipe ${pipeId}, alert ${alertId}`);
+    } finally {
+      expect(await stop(child)).toBe(0);
+    }
+    // A seed file's own ids: its one pipe belongs to the second example service, and its one alert is another.
+    const seed = exampleSeed();
+    const owner = seed.services[1]!;
+    const pipe = { ...seed.pipes[0]!, id: "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", serviceId: owner.service.id };
+    const file = join(folder, "own-ids.json");
+    writeFileSync(file, JSON.stringify({ services: seed.services, pipes: [pipe], alerts: seed.alerts.slice(1) }));
+    const own = await run(["sandbox", "--port", "0", "--seed", file]);
+    try {
+      expect(own.output()).toContain(
+        `ids         organization ${owner.organizationId}, service ${owner.service.id}, its pipe ${pipe.id}, alert ${seed.alerts[1]?.id}`,
+      );
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(own.output())?.[1];
+      const pipeUrl = `${url}/v1/organizations/${owner.organizationId}/services/${owner.service.id}/pipes/${pipe.id}`;
+      // The command's printed default credentials.
+      const printed = authorizationOf(defaultCredentials);
+      expect((await fetch(pipeUrl, { headers: { authorization: printed.management } })).status).toBe(200);
+      expect((await fetch(`${url}/api/v2/alerts/${seed.alerts[1]?.id}`, { headers: { authorization: printed.alerts } })).status).toBe(200);
+    } finally {
+      expect(await stop(own.child)).toBe(0);
+    }
+  });
+
+  it("leaves out the ids its seed does not hold", async () => {
+    const file = join(folder, "alerts-only.json");
+    writeFileSync(file, JSON.stringify({ alerts: exampleSeed().alerts.slice(0, 1) }));
+    const { child, output } = await run(["sandbox", "--port", "0", "--seed", file]);
+    try {
+      expect(output()).toContain(`ids         alert ${alertId}\n`);
     } finally {
       expect(await stop(child)).toBe(0);
     }
