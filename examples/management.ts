@@ -1,9 +1,14 @@
 // Management interface quickstart: list services, read a pipe, replace its settings, create an endpoint.
-// Configuration comes from the environment: INGESTION_API_URL, INGESTION_API_KEY_ID,
-// INGESTION_API_KEY_SECRET and (optionally) INGESTION_ORGANIZATION_ID.
+// Against `npx ingestion-api sandbox` as it is, with the ids it prints; for a real server set INGESTION_API_URL,
+// INGESTION_API_KEY_ID, INGESTION_API_KEY_SECRET and INGESTION_ORGANIZATION_ID, and use your own ids.
 import { createManagementClient } from "ingestion-api";
 
-const management = createManagementClient();
+const management = createManagementClient({
+  baseUrl: process.env.INGESTION_API_URL || "http://127.0.0.1:4012",
+  keyId: process.env.INGESTION_API_KEY_ID || "sandbox-key-id",
+  keySecret: process.env.INGESTION_API_KEY_SECRET || "sandbox-key-secret",
+  organizationId: process.env.INGESTION_ORGANIZATION_ID || "7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b",
+});
 
 const services = await management.services.list({ filter: ["tag:Environment=Production"] });
 console.log(`services: ${services.map((service) => service.name).join(", ")}`);
@@ -12,13 +17,19 @@ const pipe = { serviceId: "3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70", pipeId: "9d8c7
 const { name, state } = await management.pipes.get(pipe);
 console.log(`pipe ${name} is ${state}`);
 
-// PUT replaces every setting: fields left out (or null) go back to the service default.
+// PUT replaces every setting: the ones it leaves out (or sends as null) go back to the service default, which GET leaves out.
+const before = await management.pipes.getSettings(pipe);
 const settings = await management.pipes.updateSettings(pipe, {
-  streaming_max_insert_wait_ms: 5000,
-  engine_max_insert_threads: 4,
-  engine_parallel_view_processing: true,
+  object_storage_concurrency: 35,
+  object_storage_polling_interval_ms: 100,
+  object_storage_max_insert_bytes: 53687091200,
+  object_storage_max_file_count: 10000,
+  object_storage_use_cluster_function: true,
+  engine_max_download_threads: null,
 });
-console.log(`streaming_max_insert_wait_ms is now ${settings.streaming_max_insert_wait_ms}`);
+const shown = (value: unknown) => value ?? "service default";
+console.log(`object_storage_concurrency: ${shown(before.object_storage_concurrency)} -> ${shown(settings.object_storage_concurrency)}`);
+console.log(`streaming_max_insert_wait_ms: ${shown(before.streaming_max_insert_wait_ms)} -> ${shown(settings.streaming_max_insert_wait_ms)}`);
 
 // The endpoint type decides the required fields; TypeScript checks them before the validator does.
 const endpoint = await management.reversePrivateEndpoints.create(

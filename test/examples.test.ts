@@ -2,9 +2,10 @@
 // in terms of the specs' own examples, which is what the mocks answer.
 import { existsSync } from "node:fs";
 import { afterEach, expect, inject, it, vi } from "vitest";
+import { exampleSeed } from "../src/sandbox/seed.js";
 import { operation, operations } from "./support/operations.js";
 import { sandboxCredentials, startSandboxBehindPrism } from "./support/sandbox.js";
-import { organizationId } from "./support/sdk-fixtures.js";
+import { organizationId, pipeId } from "./support/sdk-fixtures.js";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -58,6 +59,9 @@ async function run(example: string, sent: SentBodies = [], target: Target = mock
   return lines;
 }
 
+/** A setting as examples/management.ts prints it: absent is the service default. */
+const shown = (value: unknown) => value ?? "service default";
+
 /** The resource inside an operation's example answer of `status`. */
 function resource(operationId: string, status = "200"): any {
   const envelope = operation(operationId).exampleResponse(status) as { result?: unknown; data?: unknown };
@@ -95,11 +99,30 @@ it("examples/management.ts, the quickstart, prints what the mock answers to each
   expect(await run("management")).toEqual([
     `services: ${services.map((service) => service.name).join(", ")}`,
     `pipe ${pipe.name} is ${pipe.state}`,
-    `streaming_max_insert_wait_ms is now ${resource("updatePipeSettings").streaming_max_insert_wait_ms}`,
+    // The mock answers its settings examples whatever was sent; the sandbox's answers are the test below.
+    `object_storage_concurrency: ${shown(resource("getPipeSettings").object_storage_concurrency)} -> ${shown(resource("updatePipeSettings").object_storage_concurrency)}`,
+    `streaming_max_insert_wait_ms: ${shown(resource("getPipeSettings").streaming_max_insert_wait_ms)} -> ${shown(resource("updatePipeSettings").streaming_max_insert_wait_ms)}`,
     `endpoint ${resource("createReversePrivateEndpoint").id} is ${resource("createReversePrivateEndpoint").status}`,
     `request ${settingsAnswer.requestId} answered 200 with ${Object.keys(settingsAnswer.result).length} settings`,
   ]);
 });
+
+it("examples/management.ts, the quickstart, shows against the sandbox the settings its PUT replaces", async () => {
+  const running = await startSandboxBehindPrism();
+  try {
+    const lines = await run("management", [], { ...running.proxyUrl, ...sandboxCredentials });
+    // The seed's pipe holds the streaming settings and none of object storage's: the PUT swaps them, as printed.
+    const seeded = exampleSeed().pipes.find((pipe) => pipe.id === pipeId)?.settings ?? {};
+    const sent = operation("updatePipeSettings").requestExamples.ObjectStorage as Record<string, unknown>;
+    expect(seeded.object_storage_concurrency).toBeUndefined();
+    expect(lines.slice(2, 4)).toEqual([
+      `object_storage_concurrency: service default -> ${sent.object_storage_concurrency}`,
+      `streaming_max_insert_wait_ms: ${seeded.streaming_max_insert_wait_ms} -> service default`,
+    ]);
+  } finally {
+    await running.stop();
+  }
+}, 60_000);
 
 it("examples/alerts.ts creates an alert and reads it back", async () => {
   const created = resource("createAlert");
