@@ -2,17 +2,22 @@
 // compiles dist/, `npm pack --json` prints only JSON, and in a consumer project `tsc --strict` passes and the
 // editor (TypeScript's language service) shows the known values of an open enum, every branch of a request
 // union, each method's description, and each field's description and bounds. Packed from a copy, so this suite's build never races dist/.
-import { spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { operationsOf } from "../../src/contract/openapi.js";
 import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 import { openEditor } from "../support/editor.js";
 import { headingAnchors, isExternal, linkTargets } from "../support/markdown-links.js";
+import { spawnAndCollect } from "../support/processes.js";
 import { copyProject, type ProjectCopy } from "../support/project-copy.js";
 import { accepted, refused, typing } from "../support/request-unions.js";
+import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
 
@@ -187,4 +192,111 @@ if (alert.thresholdType === "above") console.log(alert.state);
     expect(sandboxProcesses()).toEqual([]);
     await expect(fetch(`${url}/_sandbox/state?limit=0`)).rejects.toThrow();
   }, 60_000);
+  describe("the references' curl, Python and Go samples, pasted as they are against `npx ingestion-api sandbox` from it", () => {
+    const python3 = commandThatRuns(["/usr/bin/python3", "python3"], ["--version"]);
+    const go = commandThatRuns(["go", "/usr/bin/go"], ["version"]);
+    skipOrFailInCi(python3 ? undefined : "skipping the pasted Python samples: no python3 (apt-get install python3)");
+    skipOrFailInCi(go ? undefined : "skipping the pasted Go samples: no go (apt-get install golang-go)");
+    // What a reader pastes: neither the SDK's variables nor anything else of this process's INGESTION_* environment.
+    const readerEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("INGESTION_")));
+    // The Go programs: only the standard library, nothing downloaded; a build cache kept across runs.
+    const goEnv = { ...readerEnv, GOCACHE: join(tmpdir(), "ingestion-api-go-cache"), GOPROXY: "off", GO111MODULE: "on", GOWORK: "off", GOFLAGS: "" };
+
+    let sandbox: ChildProcess;
+    let sandboxUrl: string;
+    let work: string;
+    /** Every sample of the installed bundles' references, with where it comes from and the base URL it calls by default. */
+    let samples: { name: string; lang: string; source: string; defaultBase: string }[];
+
+    beforeAll(async () => {
+      sandbox = spawn("npx", ["--no", "ingestion-api", "sandbox", "--port", "0"], { cwd: consumer, env: readerEnv, stdio: ["pipe", "pipe", "inherit"] });
+      let output = "";
+      sandbox.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+      for (const deadline = Date.now() + 30_000; !output.includes("Ctrl-C stops it.") && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      sandboxUrl = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? "";
+      expect(sandboxUrl, output).not.toBe("");
+      work = mkdtempSync(join(tmpdir(), "ingestion-api-pasted-"));
+      samples = ["management", "alerts"].flatMap((api) => {
+        const bundle = JSON.parse(readFileSync(join(project.installed, "generated", "openapi", `${api}.json`), "utf8"));
+        const server = bundle.servers[0];
+        const defaultBase = server.url.replace(/\{(\w+)\}/g, (_: string, name: string) => server.variables[name].default);
+        return operationsOf(withCodeSamples(bundle)).flatMap(({ operationId, operation }) =>
+          (operation["x-codeSamples"] as { lang: string; label: string; source: string }[])
+            .filter(({ lang }) => ["curl", "Python", "Go"].includes(lang))
+            .map(({ lang, label, source }) => ({ name: `${operationId}: ${label}`, lang, source, defaultBase })),
+        );
+      });
+    }, 60_000);
+    afterAll(async () => {
+      if (sandbox && sandbox.exitCode === null) {
+        const exited = once(sandbox, "exit");
+        // Its stdin closing stops the sandbox under npx's shell, which does not pass SIGTERM on.
+        sandbox.stdin?.end();
+        sandbox.kill("SIGTERM");
+        await exited;
+      }
+      if (work) rmSync(work, { recursive: true, force: true });
+    });
+
+    /** A sample as pasted, but for the port: the sandbox here listens on a free one rather than its default. */
+    const pasted = (sample: { source: string; defaultBase: string }) => sample.source.replaceAll(sample.defaultBase, sandboxUrl);
+
+    it("calls by default the port `npx ingestion-api sandbox` listens on by default: the specs' first server", async () => {
+      const help = await spawnAndCollect("npx", ["--no", "ingestion-api", "sandbox", "--help"], { cwd: consumer, env: readerEnv });
+      const port = /--port +port to listen on \(default (\d+)/.exec(help.stdout)?.[1];
+      expect(port, help.stdout).toBeDefined();
+      expect(samples.length).toBeGreaterThan(0);
+      for (const sample of samples) {
+        expect(sample.defaultBase, sample.name).toBe(`http://127.0.0.1:${port}`);
+        expect(sample.source, sample.name).toContain(sample.defaultBase);
+      }
+    }, 30_000);
+
+    it("gets a 200 for each curl sample, run with bash", async () => {
+      for (const sample of samples.filter(({ lang }) => lang === "curl")) {
+        const run = await spawnAndCollect("bash", ["-c", pasted(sample)], { env: readerEnv, timeout: 30_000 });
+        // --fail-with-body: any status but 2xx exits 22; the sandbox answers each operation's success as 200.
+        expect(run.status, `${sample.name}\n${run.stdout}${run.stderr}`).toBe(0);
+        expect(() => JSON.parse(run.stdout), sample.name).not.toThrow();
+      }
+    }, 60_000);
+
+    it.skipIf(!python3)(
+      "gets a 200 for each Python sample, run with python3",
+      async () => {
+        for (const [index, sample] of samples.filter(({ lang }) => lang === "Python").entries()) {
+          const file = join(work, `sample-${index}.py`);
+          writeFileSync(file, pasted(sample));
+          const run = await spawnAndCollect(python3!, [file], { env: readerEnv, timeout: 30_000 });
+          // An error status exits 1 with the status; a 200 prints the JSON answer.
+          expect(run.status, `${sample.name}\n${run.stdout}${run.stderr}`).toBe(0);
+          expect(() => JSON.parse(run.stdout), sample.name).not.toThrow();
+        }
+      },
+      60_000,
+    );
+
+    it.skipIf(!go)(
+      "gets a 200 for each Go sample, built and run with go",
+      async () => {
+        const goSamples = samples.filter(({ lang }) => lang === "Go");
+        const module = join(work, "go");
+        mkdirSync(module);
+        writeFileSync(join(module, "go.mod"), "module pasted\n\ngo 1.19\n");
+        for (const [index, sample] of goSamples.entries()) {
+          mkdirSync(join(module, `sample${index}`));
+          writeFileSync(join(module, `sample${index}`, "main.go"), pasted(sample));
+        }
+        const built = await spawnAndCollect(go!, ["build", "-o", `${join(module, "bin")}/`, "./..."], { cwd: module, env: goEnv, timeout: 150_000 });
+        expect(built.status, built.stderr).toBe(0);
+        for (const [index, sample] of goSamples.entries()) {
+          const run = await spawnAndCollect(join(module, "bin", `sample${index}`), [], { env: readerEnv, timeout: 30_000 });
+          // An error status exits 1 with the status; a 200 prints the JSON answer.
+          expect(run.status, `${sample.name}\n${run.stdout}${run.stderr}`).toBe(0);
+          expect(() => JSON.parse(run.stdout), sample.name).not.toThrow();
+        }
+      },
+      180_000,
+    );
+  });
 });
