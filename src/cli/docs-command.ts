@@ -2,7 +2,7 @@
 // with no checkout (the pages come from the companion package ingestion-api-docs: pages.ts), and with --sandbox
 // the sandbox beside them, so the pages' samples have a server to run against.
 import { packageVersion } from "../../generated/package.js";
-import { docsPackage, findPages } from "../docs/pages.js";
+import { docsPackage, type FoundPages, findPages, PagesUnavailableError } from "../docs/pages.js";
 import { startDocsServer } from "../docs/server.js";
 import { defaultCredentials } from "../sandbox/credentials.js";
 import { exampleSeed } from "../sandbox/seed.js";
@@ -42,7 +42,16 @@ export async function docsCommand(argv: string[]): Promise<void> {
   const port = portArgument("port", values.port, defaultPort);
   const sandboxPort = portArgument("sandbox-port", values["sandbox-port"], defaultSandboxPort);
   if (values["sandbox-port"] !== undefined && !values.sandbox) throw new UsageError("--sandbox-port goes with --sandbox");
-  const pages = findPages(packageVersion, { dir: values.dir, log: (line) => console.error(`ingestion-api docs: ${line}`) });
+  let pages: FoundPages;
+  try {
+    pages = findPages(packageVersion, { dir: values.dir, log: (line) => console.error(`ingestion-api docs: ${line}`) });
+  } catch (error) {
+    if (!(error instanceof PagesUnavailableError)) throw error;
+    // Nothing to serve: why, and what to do, in one line; a stack trace would only bury it.
+    console.error(`ingestion-api docs: ${error.message}`);
+    process.exitCode = 1;
+    return;
+  }
   const docs = await listening("port", port, () => startDocsServer({ dir: pages.dir, port }));
   const sandbox = values.sandbox
     ? await listening("sandbox-port", sandboxPort, () => startSandbox({ seed: exampleSeed(), credentials: defaultCredentials, port: sandboxPort }))

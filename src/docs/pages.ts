@@ -6,7 +6,7 @@
 //   3. `ingestion-api-docs` installed beside this package, at this version;
 //   4. a copy fetched before, in the user's cache;
 //   5. fetched now from the npm registry npm is set up for (`npm pack ingestion-api-docs@<version>`), into the cache.
-import { spawnSync } from "node:child_process";
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
@@ -14,6 +14,11 @@ import { dirname, join } from "node:path";
 import { packageRoot } from "../contract/package-root.js";
 
 export const docsPackage = "ingestion-api-docs";
+
+/** The pages are nowhere to be had: the message says why and what to do, in one line, for the command to print. */
+export class PagesUnavailableError extends Error {
+  override name = "PagesUnavailableError";
+}
 
 /** Where the pages were found, for the command to say. */
 export interface FoundPages {
@@ -26,7 +31,7 @@ const hasPages = (dir: string) => existsSync(join(dir, "index.html")) && existsS
 /** The folder of the pages of `version`, fetching them when nowhere else has them; `log` tells what it does. */
 export function findPages(version: string, { dir, log }: { dir?: string | undefined; log: (line: string) => void }): FoundPages {
   if (dir !== undefined) {
-    if (!hasPages(dir)) throw new Error(`--dir ${dir} has no index.html, management.html and alerts.html`);
+    if (!hasPages(dir)) throw new PagesUnavailableError(`--dir ${dir} has no index.html, management.html and alerts.html`);
     return { dir, from: dir };
   }
   const root = packageRoot("ingestion-api docs");
@@ -76,20 +81,41 @@ function fetchInto(version: string, target: string): void {
       timeout: 120_000,
     });
     if (packed.status !== 0) {
-      const why = packed.error?.message ?? packed.stderr.trim().split("\n").slice(-3).join(" ");
-      throw new Error(`could not fetch ${docsPackage}@${version} with npm: ${why}. Install it (npm install -D ${docsPackage}@${version}) or pass --dir`);
+      throw new PagesUnavailableError(
+        `could not fetch ${docsPackage}@${version} with npm: ${npmFailure(packed)}. Install it (npm install -D ${docsPackage}@${version}), or pass --dir with a folder of the pages`,
+      );
     }
     const tarball = join(work, (JSON.parse(packed.stdout) as { filename: string }[])[0]?.filename ?? "");
     const unpacked = join(work, "unpacked");
     mkdirSync(unpacked);
     const untar = spawnSync("tar", ["-xzf", tarball, "-C", unpacked], { encoding: "utf8" });
-    if (untar.status !== 0) throw new Error(`could not unpack ${tarball}: ${untar.error?.message ?? untar.stderr.trim()}`);
+    if (untar.status !== 0) throw new PagesUnavailableError(`could not unpack ${tarball}: ${untar.error?.message ?? untar.stderr.trim()}`);
     const pages = join(unpacked, "package", "docs");
-    if (!hasPages(pages)) throw new Error(`${docsPackage}@${version} has no docs/index.html, management.html and alerts.html`);
+    if (!hasPages(pages)) throw new PagesUnavailableError(`${docsPackage}@${version} has no docs/index.html, management.html and alerts.html`);
     // Renamed into place, so a second command started meanwhile never serves half a copy.
     rmSync(target, { recursive: true, force: true });
     renameSync(pages, target);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Network errors that mean the registry was not reached at all. */
+const unreachable = new Set(["ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENETUNREACH", "EHOSTUNREACH"]);
+
+/** Why `npm pack --json` failed, in a few words: its JSON error's code (stdout, since --silent mutes stderr), else what it printed. */
+function npmFailure(packed: SpawnSyncReturns<string>): string {
+  if ((packed.error as NodeJS.ErrnoException | undefined)?.code === "ETIMEDOUT") return "no answer in 2 minutes: offline, or the registry cannot be reached";
+  if (packed.error) return `npm did not run (${packed.error.message})`;
+  let error: { code?: string; summary?: string } = {};
+  try {
+    error = (JSON.parse(packed.stdout) as { error?: typeof error }).error ?? {};
+  } catch {
+    // Not JSON: an older npm, or one that died before printing; its own words below.
+  }
+  // E404: no such package; ETARGET: not at this version.
+  if (error.code === "E404" || error.code === "ETARGET") return `not found in the registry (${error.code})`;
+  if (error.code && unreachable.has(error.code)) return `offline, or the registry cannot be reached (${error.code})`;
+  const said = error.summary ?? (packed.stderr.trim() || packed.stdout.trim());
+  return said.split("\n")[0]?.trim() || `it exited with ${packed.status ?? packed.signal}`;
 }

@@ -65,7 +65,7 @@ interface Running {
 }
 
 /** Starts the installed command with a home of its own (`home`: its cache) and a registry; resolves once it serves. */
-function start(home: string, args: string[] = [], registry = registryUrl): Promise<Running> {
+function start(home: string, args: string[] = [], registry = registryUrl, npmConfig: Record<string, string> = {}): Promise<Running> {
   const env = {
     PATH: process.env.PATH ?? "",
     HOME: home,
@@ -73,6 +73,7 @@ function start(home: string, args: string[] = [], registry = registryUrl): Promi
     npm_config_cache: join(home, ".npm"),
     npm_config_registry: registry,
     npm_config_update_notifier: "false",
+    ...npmConfig,
   };
   const child = spawn(process.execPath, [join(project.installed, "dist", "cli.js"), "docs", "--port", "0", ...args], {
     cwd: project.dir,
@@ -170,14 +171,40 @@ describe("npx ingestion-api docs, from the installed package", () => {
     }
   });
 
-  it("says how to get the pages when the registry has none for its version, and exits 1", async () => {
+  /** What the command printed on stderr and stdout when it could not get its pages, and its exit code. */
+  async function failure(home: string, registry: string, npmConfig: Record<string, string> = {}) {
+    const failed = await start(join(work, home), [], registry, npmConfig).catch((error: { code: number; printed: string }) => error);
+    expect(failed).toHaveProperty("code");
+    return failed as { code: number; printed: string };
+  }
+  /** The one line that says why and what to do. */
+  const advice = (reason: string) =>
+    `ingestion-api docs: could not fetch ${companion}@${version} with npm: ${reason}. Install it (npm install -D ${companion}@${version}), or pass --dir with a folder of the pages`;
+
+  it("says in one line, with no stack trace, that the registry has no pages for its version and what to do, and exits 1", async () => {
     // A registry that has no such package: every request gets 404.
     const empty = createServer((_, response) => response.writeHead(404, { "content-type": "application/json" }).end("{}"));
     await new Promise<void>((resolve) => empty.listen(0, "127.0.0.1", resolve));
     const emptyUrl = `http://127.0.0.1:${(empty.address() as AddressInfo).port}`;
-    const failed = await start(join(work, "home-without-registry"), [], emptyUrl).catch((error: { code: number; printed: string }) => error);
+    const failed = await failure("home-without-registry", emptyUrl);
     await new Promise((resolve) => empty.close(resolve));
-    expect(failed).toMatchObject({ code: 1 });
-    expect((failed as { printed: string }).printed).toContain(`could not fetch ${companion}@${version} with npm`);
+    expect(failed.code).toBe(1);
+    const lines = failed.printed.trim().split("\n");
+    expect(lines.at(-1)).toBe(advice("not found in the registry (E404)"));
+    // Before it, only the line that said it was fetching.
+    expect(lines).toHaveLength(2);
+  });
+
+  it("says in one line that the registry cannot be reached (offline) and what to do, and exits 1", async () => {
+    // A port nothing listens on: npm's connection is refused, as offline; no retries, so the test does not wait a minute.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+    const failed = await failure("home-offline", closedUrl, { npm_config_fetch_retries: "0" });
+    expect(failed.code).toBe(1);
+    const lines = failed.printed.trim().split("\n");
+    expect(lines.at(-1)).toBe(advice("offline, or the registry cannot be reached (ECONNREFUSED)"));
+    expect(lines).toHaveLength(2);
   });
 });
