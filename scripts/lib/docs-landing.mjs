@@ -1,24 +1,45 @@
-// The landing page of build/docs: what the two interfaces are, where their references and bundles are,
-// and the quickstart. Plain HTML and CSS, nothing loaded from anywhere.
+// The landing page of build/docs: what is there, a line each with its link or command (the playground first, the way
+// to start), the two interfaces, and the quickstart. Plain HTML and CSS, nothing loaded from anywhere.
 
 const escapeHtml = (text) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
-function apiCard(api, bundle) {
+/** The base URL a bundle's samples and the SDK's examples use by default: its first server's variables' defaults. */
+function defaultBaseUrl(bundle) {
   const server = bundle.servers[0];
-  const [variable] = Object.values(server.variables);
+  return server.url.replace(/\{(\w+)\}/g, (_, name) => server.variables[name].default);
+}
+
+function apiCard(api, bundle) {
   const scheme = Object.values(bundle.components.securitySchemes)[0];
   const auth = scheme.scheme === "basic" ? "HTTP Basic (API key ID and secret)" : "Bearer token";
   const operations = Object.values(bundle.paths)
     .flatMap((item) => Object.entries(item).filter(([, op]) => op?.operationId))
-    .map(([method, op]) => `<li><code>${method.toUpperCase()}</code> ${escapeHtml(op.summary)}</li>`)
+    .map(([method, op]) => `<li><code>${method.toUpperCase()}</code> <a href="playground.html#${op.operationId}">${escapeHtml(op.summary)}</a></li>`)
     .join("");
   return `<section class="card">
   <h2><a href="${api}.html">${escapeHtml(bundle.info.title)}</a></h2>
   <p>${escapeHtml(bundle.info.summary)}</p>
-  <p class="meta">${auth} · sandbox behind Prism at <code>${escapeHtml(variable.default)}</code> (<code>npm start</code>)</p>
+  <p class="meta">${auth} · samples call <code>${escapeHtml(defaultBaseUrl(bundle))}</code>, the sandbox of <code>npx ingestion-api sandbox</code></p>
   <ul>${operations}</ul>
   <p><a href="${api}.html">Reference</a> · bundle <a href="openapi/${api}.json">JSON</a> · <a href="openapi/${api}.yaml">YAML</a></p>
 </section>`;
+}
+
+/** What build/docs and the package hold, one line each: its link, or the path or command that gets it. */
+function contents(apis, version, sandboxUrl) {
+  const links = (name) => apis.map((api) => `<a href="${name(api)}">${name(api)}</a>`).join(", ");
+  const packagePaths = (suffix) => apis.map((api) => `<code>ingestion-api/openapi/${api}${suffix}.json</code>`).join(", ");
+  return `<ul class="contents">
+  <li><strong><a href="playground.html">Playground</a></strong>: start here. Every operation, sent by the TypeScript SDK to a sandbox inside the page, with its examples to edit; nothing to install.</li>
+  <li>References: ${links((api) => `${api}.html`)}: every operation, every field with its type, bounds and meaning.</li>
+  <li>Code samples in four languages, TypeScript, curl, Python and Go, for each operation in the references: they run as pasted against <code>npx ingestion-api sandbox</code>, and read <code>INGESTION_*</code> variables for a real server.</li>
+  <li>OpenAPI 3.1 bundles: ${links((api) => `openapi/${api}.json`)}, ${links((api) => `openapi/${api}.yaml`)}.</li>
+  <li>OpenAPI 3.0.3 twins, for tools that read only 3.0: not in this folder; in the npm package as ${packagePaths(".openapi-3.0")} (and <code>.yaml</code>).</li>
+  <li>Dereferenced copies, no <code>$ref</code> at all: not in this folder; in the npm package as ${packagePaths(".dereferenced")} (and <code>.yaml</code>).</li>
+  <li>Release archive for teams without Node, <code>ingestion-api-contract-${escapeHtml(version)}.tar.gz</code> (bundles in all three forms, JSON Schemas, test vectors, these pages): not in this folder; <code>npm run release:contract</code> in a checkout writes it.</li>
+  <li><code>npx ingestion-api verify --management-url URL --alerts-url URL</code>: checks your server of either interface against the contract.</li>
+  <li><code>npx ingestion-api sandbox</code>: a stateful server of both interfaces on <code>${escapeHtml(sandboxUrl)}</code>, for integration tests in any language; it prints its credentials and the ids to try.</li>
+</ul>`;
 }
 
 export function landingPage({ version, bundles, quickstart }) {
@@ -32,6 +53,7 @@ export function landingPage({ version, bundles, quickstart }) {
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1f2328; }
   h1 { margin-bottom: 0; } .version { color: #59636e; margin-top: 0; }
+  .contents li { margin-bottom: 0.4rem; }
   .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(26rem, 1fr)); gap: 1rem; }
   .card { border: 1px solid #d1d9e0; border-radius: 8px; padding: 0 1rem; }
   .meta { color: #59636e; font-size: 0.9rem; }
@@ -43,20 +65,18 @@ export function landingPage({ version, bundles, quickstart }) {
 <body>
 <h1>ingestion-api</h1>
 <p class="version">version ${escapeHtml(version)}</p>
-<p>The contract, a typed TypeScript client and mock servers for the ingestion platform's two HTTP JSON interfaces.
-Each reference lists every operation, every field with its type and bounds, and a TypeScript and a curl sample for each call.</p>
+<p>The contract, a typed TypeScript client and a sandbox server for the ingestion platform's two HTTP JSON interfaces.</p>
+<h2>What is here</h2>
+${contents(Object.keys(bundles), version, defaultBaseUrl(Object.values(bundles)[0]))}
 <div class="cards">
 ${Object.entries(bundles)
   .map(([api, bundle]) => apiCard(api, bundle))
   .join("\n")}
 </div>
-<h2>For other language teams</h2>
-<p>The bundles above are single files with internal <code>$ref</code>s only, the contract to generate clients and tests from:
-<a href="openapi/management.json">management.json</a>, <a href="openapi/management.yaml">management.yaml</a>,
-<a href="openapi/alerts.json">alerts.json</a>, <a href="openapi/alerts.yaml">alerts.yaml</a>.
-They are also in the npm package as <code>ingestion-api/openapi/&lt;name&gt;</code>.</p>
 <h2>Quickstart</h2>
-<pre><code>npm install ingestion-api</code></pre>
+<p>Against the sandbox, in two terminals: the program uses the ids and credentials the sandbox prints.</p>
+<pre><code>npm install ingestion-api
+npx ingestion-api sandbox</code></pre>
 <pre><code>${escapeHtml(quickstart)}</code></pre>
 </body>
 </html>
