@@ -37,6 +37,8 @@ const mayImport: Record<string, readonly string[]> = {
   sandbox: ["client", "contract", "local-servers", "generated"],
   verify: ["client", "contract", "generated"],
   docs: ["contract", "local-servers"],
+  samples: ["contract", "sandbox"],
+  playground: ["client", "contract", "sandbox", "samples", "generated"],
   cli: ["client", "contract", "sandbox", "verify", "docs", "generated"],
 };
 
@@ -79,6 +81,20 @@ describe.each(Object.entries(mayImport))("src/%s", (place, allowed) => {
       );
     expect(offending).toEqual([]);
   });
+});
+
+it("keeps src/samples/ to relative imports, no Node module or package: the playground runs it in a browser", () => {
+  const bare = sources
+    .filter((file) => placeOf(file) === "samples")
+    .flatMap((file) =>
+      // Statements only, at the start of a line: the generators' templates hold import lines of their own.
+      [...readFileSync(join(root, file), "utf8").matchAll(/^(?:import|export)\b[^;]*?["']([^"']+)["'](?: with \{[^}]*\})?;$/gm)]
+        .map((match) => match[1] as string)
+        .filter((specifier) => !specifier.startsWith("."))
+        .map((specifier) => `${file} -> ${specifier}`),
+    );
+  expect(sources.filter((file) => placeOf(file) === "samples").length).toBeGreaterThan(0);
+  expect(bare).toEqual([]);
 });
 
 it.each(["scripts", "test", "bench", "examples"])("nothing under src/ imports %s/", (folder) => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { integerSettings } from "../../contract/cases/seed-settings.mjs";
 import { goSample, pythonSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
-import { operationsOf } from "../../src/contract/openapi.js";
+import { namedExamples, operationsOf } from "../../src/contract/openapi.js";
 import { bundles } from "../support/bundles.js";
 import { launchBrowserContext } from "../support/chromium.js";
 import { type NpmStart, runNpmStart, stopNpmStart } from "../support/npm-start.js";
@@ -98,8 +98,8 @@ describe("the landing page", () => {
 });
 
 describe.each([
-  ["management", "Ingestion Management API", "base_url", "http://127.0.0.1:4010"],
-  ["alerts", "Ingestion Alerting API", "alerts_url", "http://127.0.0.1:4011"],
+  ["management", "Ingestion Management API", "base_url", "http://127.0.0.1:4012"],
+  ["alerts", "Ingestion Alerting API", "alerts_url", "http://127.0.0.1:4012"],
 ])("the %s reference", (api, title, variable, defaultUrl) => {
   it("has a title with the package version, and explains its server variable", async () => {
     const view = await open(`/${api}.html`);
@@ -188,7 +188,8 @@ describe("the alerts reference", () => {
     )!.operation["x-codeSamples"];
     // The language picker of the request samples (its button shows the chosen language), and the panel it heads.
     const labels = [...samples.map((sample) => sample.label), "Payload"];
-    const picker = page.locator("[data-component-name='Dropdown/Dropdown'] > button", { hasText: new RegExp(`^(${labels.join("|")})$`) });
+    const anyLabel = labels.map((label) => label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+    const picker = page.locator("[data-component-name='Dropdown/Dropdown'] > button", { hasText: new RegExp(`^(${anyLabel})$`) });
     await picker.waitFor();
     const panel = page.locator("[data-component-name='Panel/Panel']", { has: picker });
     const menu = page.getByRole("menu").filter({ visible: true });
@@ -202,8 +203,16 @@ describe("the alerts reference", () => {
       await expect.poll(() => picker.innerText()).toBe(label);
       expect(squeezed(await panel.locator("pre").first().innerText()), label).toBe(squeezed(source));
     }
-    expect(samples.find((sample) => sample.label === "Python")?.source).toBe(pythonSample(bundles.alerts, entry));
-    expect(samples.find((sample) => sample.label === "Go")?.source).toBe(goSample(bundles.alerts, entry));
+    // One entry per language per named example, labelled with its summary, each the generator's for that example.
+    for (const { key, summary, request } of namedExamples(bundles.alerts, entry)) {
+      const link = `playground.html#createAlert/${key}`;
+      expect(samples.find((sample) => sample.label === `Python · ${summary}`)?.source).toBe(
+        `# Try it in the playground: ${link}\n${pythonSample(bundles.alerts, entry, request)}`,
+      );
+      expect(samples.find((sample) => sample.label === `Go · ${summary}`)?.source).toBe(
+        `// Try it in the playground: ${link}\n${goSample(bundles.alerts, entry, request)}`,
+      );
+    }
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(screenshots, "alerts-create-go-sample.png") });
     expectClean(view);
