@@ -1,10 +1,14 @@
 // npm run docs: writes build/docs/: one self-contained Redoc page per API (with TypeScript, curl, Python and Go code
-// samples and the servers explained), the bundles for other teams, and a landing page.
+// samples and the servers explained), the playground (every operation sent by the SDK to a sandbox in the page), the
+// bundles for other teams, and a landing page.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { withCodeSamples } from "./lib/code-samples.mjs";
+import { parse } from "yaml";
+import { redocLanguages, withCodeSamples } from "./lib/code-samples.mjs";
 import { landingPage } from "./lib/docs-landing.mjs";
+import { writePlayground } from "./lib/playground-page.mjs";
+import { withStaticReference } from "./lib/static-reference.mjs";
 import { apis, root, runTool } from "./lib/toolchain.mjs";
 
 const docsDir = join(root, "build", "docs");
@@ -41,18 +45,26 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(join(outDir, "openapi"), { recursive: true });
 const work = mkdtempSync(join(tmpdir(), "ingestion-api-docs-"));
 const bundles = {};
+const { openapi: redocOptions } = parse(readFileSync(join(root, "redocly.yaml"), "utf8"));
 try {
   for (const api of apis) {
     bundles[api] = JSON.parse(readFileSync(join(root, "generated", "openapi", `${api}.json`), "utf8"));
     const source = join(work, `${api}.json`);
-    writeFileSync(source, JSON.stringify(docsBundle(api, bundles[api])));
+    const docs = docsBundle(api, bundles[api]);
+    writeFileSync(source, JSON.stringify(docs));
+    // Redoc shows a code sample only when its config names the sample's label, and each named example has its own.
+    const config = join(work, `redocly-${api}.yaml`);
+    writeFileSync(config, JSON.stringify({ openapi: { ...redocOptions, codeSamples: { languages: redocLanguages(docs) } } }));
     const page = join(outDir, `${api}.html`);
     const title = `${bundles[api].info.title} ${version}`;
-    const rendered = runTool("redocly", ["build-docs", source, "--config", "redocly.yaml", "--inlineBundle", "--title", title, "--output", page], {
+    const rendered = runTool("redocly", ["build-docs", source, "--config", config, "--inlineBundle", "--title", title, "--output", page], {
       capture: true,
     });
     if (rendered.status !== 0) throw new Error(`redocly build-docs ${api} failed:\n${rendered.stderr}`);
-    writeFileSync(page, readFileSync(page, "utf8").replace(redoclyLogo, inlineLogo).replace("<head>", `<head>\n${noFavicon}`));
+    writeFileSync(
+      page,
+      withStaticReference(readFileSync(page, "utf8").replace(redoclyLogo, inlineLogo).replace("<head>", `<head>\n${noFavicon}`), bundles[api]),
+    );
     for (const extension of ["json", "yaml"]) {
       copyFileSync(join(root, "generated", "openapi", `${api}.${extension}`), join(outDir, "openapi", `${api}.${extension}`));
     }
@@ -63,7 +75,11 @@ try {
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
+const playground = await writePlayground(outDir, { version });
 writeFileSync(join(outDir, "index.html"), landingPage({ version, bundles, quickstart: readFileSync(join(root, "examples", "management.ts"), "utf8") }));
 rmSync(docsDir, { recursive: true, force: true });
 renameSync(outDir, docsDir);
-console.log(`docs: wrote build/docs/{index,${apis.join(",")}}.html and build/docs/openapi/ (ingestion-api ${version})`);
+const kB = (bytes) => `${Math.round(bytes / 1024)} kB`;
+console.log(
+  `docs: wrote build/docs/{index,playground,${apis.join(",")}}.html, the playground's script (${kB(playground["playground.js"])}) and styles, and build/docs/openapi/ (ingestion-api ${version})`,
+);

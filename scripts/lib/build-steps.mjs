@@ -37,12 +37,27 @@ export const buildSteps = [
       "package.json",
       "scripts/docs.mjs",
       "scripts/lib/docs-landing.mjs",
+      "scripts/lib/static-reference.mjs",
       "scripts/lib/code-samples.mjs",
-      // What code-samples.mjs reads: the example requests and the sandbox's credentials the samples carry.
+      // What code-samples.mjs reads: the generators, the example requests and the sandbox's credentials the samples carry.
+      "src/samples",
       "src/contract",
       "src/sandbox/default-credentials.json",
+      // What the playground bundles: the SDK, the sandbox, the validators and the generators above.
+      "scripts/lib/playground-page.mjs",
+      "src/playground",
+      "src/client",
+      "src/sandbox",
+      "generated/validators",
     ],
-    outputs: ["build/docs/index.html", "build/docs/management.html", "build/docs/alerts.html", "build/docs/openapi"],
+    outputs: [
+      "build/docs/index.html",
+      "build/docs/management.html",
+      "build/docs/alerts.html",
+      "build/docs/playground.html",
+      "build/docs/playground.js",
+      "build/docs/openapi",
+    ],
   },
 ];
 

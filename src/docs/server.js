@@ -26,6 +26,11 @@ const securityHeaders = {
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
   "referrer-policy": "no-referrer",
 };
+// The playground runs only its own script file, and its sandbox runs in the page, so it may connect nowhere, not even
+// back to this server. Its editor (CodeMirror) writes its styles into a style element and style attributes, so styles
+// may be inline; with nothing but data: images and no fonts or connections allowed, a style can fetch nothing.
+const playgroundPolicy =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * Serves the files under `dir` on `host`:`port` (0 picks a free port); `/` is its index.html.
@@ -66,6 +71,7 @@ export async function startDocsServer({ dir, host = "127.0.0.1", port }) {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
     }
+    if (file === join(root, "playground.html")) response.setHeader("content-security-policy", playgroundPolicy);
     response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
     response.end(request.method === "HEAD" ? undefined : body);
   });

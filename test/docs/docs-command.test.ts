@@ -120,6 +120,7 @@ describe("npx ingestion-api docs, from the installed package", () => {
         ["", "ingestion-api"],
         ["management.html", "Ingestion Management API"],
         ["alerts.html", "Ingestion Alerting API"],
+        ["playground.html", "Playground"],
       ] as const) {
         const response = await fetch(running.docs + page);
         expect(response.status, page).toBe(200);
@@ -128,6 +129,9 @@ describe("npx ingestion-api docs, from the installed package", () => {
         expect(await response.text()).toContain(title);
       }
       expect((await fetch(`${running.docs}openapi/management.json`)).status).toBe(200);
+      // The playground's script ships beside it, and the page runs under its own policy (test/docs/playground.test.ts).
+      expect((await fetch(`${running.docs}playground.js`)).headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect((await fetch(`${running.docs}playground.html`)).headers.get("content-security-policy")).toContain("connect-src 'none'");
       expect((await fetch(`${running.docs}..%2F..%2Fpackage.json`)).status).toBe(404);
       expect((await fetch(running.docs, { method: "POST" })).status).toBe(405);
       const rebound = spawnSync("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: rebind.attacker.example", running.docs], {

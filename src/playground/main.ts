@@ -1,0 +1,203 @@
+// The playground page: pick an operation and an example, edit the request, send it with the SDK to the sandbox in
+// this page, and see the request as sent, each answer, what the SDK returned and the same call as code. The markup
+// is scripts/lib/playground-page.mjs's; this fills it in and runs it. Nothing here reaches the network.
+import type { RateLimit } from "../client/rate-limit.js";
+import { issuesOf } from "../client/validation.js";
+import { createBodyEditor } from "./body-editor.js";
+import { renderCall, renderState } from "./call-view.js";
+import { codeSample, sampleLanguages } from "./code-samples.js";
+import { type EditedRequest, type PlaygroundOperation, playgroundOperations } from "./operations.js";
+import { type ClientSettings, PlaygroundSession } from "./session.js";
+
+const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+// The sandbox limits the reader may turn on: one strict enough to see a 429 after two calls, and the contract's.
+const sandboxLimits: Record<string, RateLimit | undefined> = {
+  off: undefined,
+  strict: { requests: 2, intervalMs: 10_000 },
+  contract: { requests: 10, intervalMs: 10_000 },
+};
+
+function start(): void {
+  const form = element<HTMLFormElement>("call");
+  const operationPicker = element<HTMLSelectElement>("operation");
+  const examplePicker = element<HTMLSelectElement>("example");
+  const operationLine = element<HTMLElement>("operation-line");
+  const parameters = element<HTMLElement>("parameters");
+  const bodyField = element<HTMLElement>("body-field");
+  const bodyIssues = element<HTMLElement>("body-issues");
+  const answerPicker = element<HTMLSelectElement>("answer");
+  const sandboxLimit = element<HTMLSelectElement>("sandbox-limit");
+  const times = element<HTMLInputElement>("times");
+  const paced = element<HTMLInputElement>("paced");
+  const maxRetries = element<HTMLInputElement>("max-retries");
+  const maxWait = element<HTMLInputElement>("max-wait");
+  const send = element<HTMLButtonElement>("send");
+  const language = element<HTMLSelectElement>("language");
+  const code = element<HTMLElement>("code-text");
+
+  const settings = (): ClientSettings => ({
+    paced: paced.checked,
+    maxRetries: Math.max(0, Math.trunc(Number(maxRetries.value) || 0)),
+    maxRateLimitWaitMs: Math.max(0, Math.trunc(Number(maxWait.value) || 0)),
+  });
+  const session = new PlaygroundSession(settings());
+  let operation = playgroundOperations[0] as PlaygroundOperation;
+  // In the body editor, Enter is a new line; Ctrl+Enter (or Cmd+Enter) sends.
+  const body = createBodyEditor(element("body"), {
+    label: "Body",
+    describedBy: "body-issues body-help",
+    changed: () => edited(),
+    submit: () => form.requestSubmit(),
+  });
+
+  for (const candidate of playgroundOperations) {
+    operationPicker.append(new Option(`${candidate.operationId}: ${candidate.method} ${candidate.summary}`, candidate.operationId));
+  }
+  for (const name of sampleLanguages) language.append(new Option(name, name));
+
+  /** Shows `next` with its example `key` (its first when unknown), and says so in the address. */
+  function choose(next: PlaygroundOperation, key: string | undefined): void {
+    operation = next;
+    operationPicker.value = next.operationId;
+    examplePicker.replaceChildren(...next.examples.map((example) => new Option(example.summary, example.key)));
+    const example = next.examples.find((candidate) => candidate.key === key) ?? next.examples[0];
+    if (!example) return;
+    examplePicker.value = example.key;
+    operationLine.replaceChildren(
+      Object.assign(document.createElement("code"), { textContent: `${next.method} ${next.path}` }),
+      ` ${next.summary} · `,
+      Object.assign(document.createElement("a"), { href: `${next.api}.html#operation/${next.operationId}`, textContent: "reference" }),
+    );
+    fill(example.request);
+    answerPicker.replaceChildren(
+      new Option("the sandbox's own answer", ""),
+      ...next.failures.map((status) => new Option(`${status}, as declared (Prefer: code=${status})`, String(status))),
+    );
+    const address = next.examples.length > 1 || example.key !== "example" ? `#${next.operationId}/${example.key}` : `#${next.operationId}`;
+    if (location.hash !== address) history.replaceState(null, "", address);
+  }
+
+  /** Puts a request into the parameter inputs and the body editor. */
+  function fill(request: EditedRequest): void {
+    parameters.replaceChildren(
+      ...operation.parameters.map((parameter) => {
+        const label = document.createElement("label");
+        const value = parameter.in === "path" ? request.path[parameter.name] : request.query[parameter.name];
+        const input = parameter.multiple ? document.createElement("textarea") : document.createElement("input");
+        input.name = parameter.name;
+        // Its name alone, without the hint beside it: "serviceId", as the contract and the SDK call it.
+        input.setAttribute("aria-label", parameter.name);
+        input.dataset.in = parameter.in;
+        input.value = [value ?? []].flat().join("\n");
+        if (parameter.multiple) (input as HTMLTextAreaElement).rows = 2;
+        if (parameter.description) input.title = parameter.description;
+        label.append(
+          Object.assign(document.createElement("span"), { textContent: parameter.name }),
+          Object.assign(document.createElement("small"), { textContent: `${parameter.in}${parameter.multiple ? ", one per line" : ""}` }),
+          input,
+        );
+        return label;
+      }),
+    );
+    parameters.hidden = operation.parameters.length === 0;
+    bodyField.hidden = !operation.bodySchema;
+    // Loading the editor counts as an edit, which checks the body and writes the code.
+    body.load(operation.bodySchema ? JSON.stringify(request.body, null, 2) : "", operation.bodySchema);
+    if (!operation.bodySchema) edited();
+  }
+
+  /** The request as the inputs hold it; `body` is a SyntaxError when the editor's text is not JSON. */
+  function request(): { request: EditedRequest; notJson?: SyntaxError } {
+    const path: EditedRequest["path"] = {};
+    const query: EditedRequest["query"] = {};
+    for (const input of parameters.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("[name]")) {
+      const parameter = operation.parameters.find((candidate) => candidate.name === input.name);
+      if (!parameter) continue;
+      if (parameter.in === "path") path[parameter.name] = input.value;
+      else if (input.value !== "") query[parameter.name] = parameter.multiple ? input.value.split("\n").filter(Boolean) : input.value;
+    }
+    if (!operation.bodySchema) return { request: { path, query, body: undefined } };
+    try {
+      return { request: { path, query, body: JSON.parse(body.text) } };
+    } catch (error) {
+      return { request: { path, query, body: undefined }, notJson: error as SyntaxError };
+    }
+  }
+
+  /** Checks the body as the SDK will, names each field and its rule, and writes the call as code. */
+  function edited(): void {
+    const { request: now, notJson } = request();
+    const issues = notJson
+      ? [`the body is not JSON: ${notJson.message}`]
+      : operation.bodyValidator
+        ? issuesOf(operation.bodyValidator, now.body).map((issue) => `${issue.path.slice(1).replaceAll("/", ".") || "the body"} ${issue.message}`)
+        : [];
+    bodyIssues.replaceChildren(...issues.map((issue) => Object.assign(document.createElement("li"), { textContent: issue })));
+    body.setInvalid(issues.length > 0);
+    code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value);
+  }
+
+  // Not `disabled` while busy: a disabled button loses the keyboard's focus.
+  let busy = false;
+  async function sendNow(): Promise<void> {
+    if (busy) return;
+    busy = true;
+    send.setAttribute("aria-busy", "true");
+    try {
+      const { request: now, notJson } = request();
+      if (notJson) {
+        renderCall([], `Not sent: the body is not JSON (${notJson.message}).`);
+        return;
+      }
+      session.configure(settings());
+      const answer = answerPicker.value === "" ? undefined : Number(answerPicker.value);
+      const count = Math.min(20, Math.max(1, Math.trunc(Number(times.value) || 1)));
+      renderCall(await session.sendMany(operation, now, answer, count));
+      renderState(session.state);
+    } finally {
+      busy = false;
+      send.removeAttribute("aria-busy");
+      // How many sends have finished, for a test (or a reader's script) to wait on.
+      document.body.dataset.sends = String(Number(document.body.dataset.sends ?? 0) + 1);
+    }
+  }
+
+  /** Opens what the address names: `#<operationId>` or `#<operationId>/<example key>`. */
+  function openAddress(): void {
+    const [id, key] = decodeURIComponent(location.hash.slice(1)).split("/");
+    const named = playgroundOperations.find((candidate) => candidate.operationId === id);
+    choose(named ?? operation, key);
+  }
+
+  operationPicker.addEventListener("change", () => choose(playgroundOperations.find((o) => o.operationId === operationPicker.value) ?? operation, undefined));
+  examplePicker.addEventListener("change", () => choose(operation, examplePicker.value));
+  // The parameters and options; the body editor says itself when it changed.
+  form.addEventListener("input", (event) => {
+    if (event.target !== operationPicker && event.target !== examplePicker && !bodyField.contains(event.target as Node)) edited();
+  });
+  language.addEventListener("change", edited);
+  sandboxLimit.addEventListener("change", () => {
+    session.limitSandbox(sandboxLimits[sandboxLimit.value]);
+    renderState(session.state);
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void sendNow();
+  });
+  element<HTMLButtonElement>("reset").addEventListener("click", () => {
+    session.reset();
+    sandboxLimit.value = "off";
+    renderCall([], "The sandbox holds its seed again, and the SDK nothing of the calls before.");
+    renderState(session.state);
+    openAddress();
+  });
+  element<HTMLButtonElement>("copy").addEventListener("click", () => void navigator.clipboard?.writeText(code.textContent ?? ""));
+  window.addEventListener("hashchange", openAddress);
+
+  openAddress();
+  renderState(session.state);
+  document.body.dataset.ready = "true";
+}
+
+start();

@@ -1,0 +1,343 @@
+// The playground (build/docs/playground.html) in headless Chromium, as a reader uses it: opened as a file with every
+// network request refused, and served by `ingestion-api docs` under its own Content-Security-Policy. Every
+// operation and named example is sent by the SDK to the sandbox in the page. Needs build/docs and dist/ (npm run build).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sandboxCredentials } from "../../scripts/lib/code-samples.mjs";
+import { root } from "../../scripts/lib/toolchain.mjs";
+import { jsonMedia, namedExamples, operationsOf } from "../../src/contract/openapi.js";
+import { exampleSeed } from "../../src/sandbox/seed.js";
+import { type Api, apis, bundles, validateAgainst } from "../support/bundles.js";
+import { launchBrowserContext } from "../support/chromium.js";
+
+const docs = join(root, "build", "docs");
+const screenshots = join(root, "build", "screenshots");
+
+/** Every operation with each request a reader can pick: its named examples, or its one example. */
+const picks = apis.flatMap((api: Api) =>
+  operationsOf(bundles[api]).flatMap((entry) => {
+    const named = namedExamples(bundles[api], entry);
+    return (named.length ? named.map(({ key }) => key) : [undefined]).map((key) => ({ api, entry, key }));
+  }),
+);
+
+/** `ingestion-api docs` from this checkout (it serves build/docs), on a free port. */
+async function startDocsCommand(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [join(root, "dist", "cli.js"), "docs", "--port", "0"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let printed = "";
+    const timer = setTimeout(() => reject(new Error(`no docs server after 30 s:\n${printed}`)), 30_000);
+    const read = (chunk: Buffer) => {
+      printed += chunk.toString();
+      const url = / on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(printed)?.[1];
+      if (url) {
+        clearTimeout(timer);
+        resolve({ child, url });
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.once("exit", (code) => reject(new Error(`ingestion-api docs exited with ${code}:\n${printed}`)));
+  });
+}
+
+interface Opened {
+  page: Page;
+  /** Console errors, page errors, and every request that left the page for anything but `allowed`. */
+  problems: string[];
+}
+
+const sends = (page: Page) => page.evaluate(() => Number(document.body.dataset.sends ?? 0));
+
+/** Clicks Send and waits until the page has shown the answer. */
+async function send(page: Page): Promise<void> {
+  const before = await sends(page);
+  await page.getByRole("button", { name: "Send" }).click();
+  await page.waitForFunction((count) => Number(document.body.dataset.sends ?? 0) > count, before, { timeout: 30_000 });
+}
+
+const regionText = (page: Page, name: string) => page.getByRole("region", { name, exact: true }).innerText();
+const stateOf = async (page: Page) => JSON.parse(await page.locator("#state-view").innerText());
+/** The body of the last answer shown in "Response" (the text after its headers). */
+async function lastAnswerBody(page: Page): Promise<unknown> {
+  const shown = await page.locator("#response-view pre").last().innerText();
+  return JSON.parse(shown.slice(shown.indexOf("\n\n") + 2));
+}
+/** What the SDK returned, as "Result" shows it. */
+const resultValue = async (page: Page) => JSON.parse(await page.locator("#result-view pre").last().innerText());
+
+describe.each([
+  ["opened as a file, with the network refused", "file"],
+  ["served by `ingestion-api docs`", "served"],
+] as const)("the playground %s", (_title, mode) => {
+  let browser: BrowserContext;
+  let server: { child: ChildProcess; url: string } | undefined;
+  let base: string;
+
+  beforeAll(async () => {
+    mkdirSync(screenshots, { recursive: true });
+    if (mode === "served") server = await startDocsCommand();
+    base = mode === "served" ? (server as { url: string }).url : `${pathToFileURL(docs).href}/`;
+    browser = await launchBrowserContext({ viewport: { width: 1400, height: 1000 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.child.kill("SIGTERM");
+  });
+
+  /** The playground at `fragment`, ready; every request but for the page's own files is refused and recorded. */
+  async function open(fragment = ""): Promise<Opened> {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    await page.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith(base)) return route.continue();
+      problems.push(`request to ${url}`);
+      return route.abort();
+    });
+    await page.goto(`${base}playground.html${fragment}`);
+    await page.waitForSelector("body[data-ready=true]");
+    return { page, problems };
+  }
+
+  it("sends every operation with every named example, and each answers the declared 200 with a body the bundle allows", async () => {
+    const { page, problems } = await open();
+    for (const { api, entry, key } of picks) {
+      await page.evaluate(
+        (fragment) => {
+          location.hash = fragment;
+        },
+        key ? `${entry.operationId}/${key}` : entry.operationId,
+      );
+      await expect.poll(() => page.getByRole("combobox", { name: "Operation" }).inputValue()).toBe(entry.operationId);
+      if (key) expect(await page.getByRole("combobox", { name: "Example" }).inputValue()).toBe(key);
+      const example = namedExamples(bundles[api], entry).find((candidate) => candidate.key === key);
+      if (example?.request.body !== undefined) expect(JSON.parse(await page.getByRole("textbox", { name: "Body" }).innerText())).toEqual(example.request.body);
+      await send(page);
+      expect(await regionText(page, "Response"), `${entry.operationId} ${key ?? ""}`).toMatch(/attempt 1: 200\b/);
+      const schema = jsonMedia(bundles[api], entry.operation.responses["200"]).schema;
+      const checked = validateAgainst(api, schema, await lastAnswerBody(page));
+      expect(checked.errors, `${entry.operationId} ${key ?? ""}`).toBe("No errors");
+      expect(await regionText(page, "Result")).toContain("the SDK returned");
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("opens what its address names: #<operationId> with its first example, #<operationId>/<key> with that one", async () => {
+    for (const [fragment, operationId, example] of [
+      ["#updatePipeSettings", "updatePipeSettings", "Tune"],
+      ["#updatePipeSettings/Reset", "updatePipeSettings", "Reset"],
+      ["#createAlert/SearchAlert", "createAlert", "SearchAlert"],
+      ["#listServices/tagPresent", "listServices", "tagPresent"],
+    ] as const) {
+      const { page } = await open(fragment);
+      expect(await page.getByRole("combobox", { name: "Operation" }).inputValue()).toBe(operationId);
+      expect(await page.getByRole("combobox", { name: "Example" }).inputValue()).toBe(example);
+      if (operationId === "listServices") expect(await page.getByRole("textbox", { name: "filter" }).inputValue()).toBe("tag:isActive");
+      await page.close();
+    }
+  }, 60_000);
+
+  it("creates an alert and reads the same alert back by its id", async () => {
+    const { page, problems } = await open("#createAlert/TileAlert");
+    await send(page);
+    const created = (await resultValue(page)) as { id: string };
+    expect(created.id).toMatch(/^[0-9a-f]{24}$/);
+    if (mode === "file") await page.screenshot({ path: join(screenshots, "playground-created-alert.png"), fullPage: true });
+    await page.getByRole("combobox", { name: "Operation" }).selectOption("getAlert");
+    await page.getByRole("textbox", { name: "id", exact: true }).fill(created.id);
+    await send(page);
+    expect(await regionText(page, "Response")).toMatch(/attempt 1: 200\b/);
+    expect(await resultValue(page)).toEqual(created);
+    expect((await stateOf(page)).alerts.map((alert: { id: string }) => alert.id)).toContain(created.id);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("names engine_max_threads: 65 and its bound in the editor and on Send, sends nothing and changes no state", async () => {
+    const { page, problems } = await open("#updatePipeSettings/Tune");
+    const bound = bundles.management.components.schemas.PipeSettings.properties.engine_max_threads;
+    const maximum = [bound, ...(bound.anyOf ?? bound.oneOf ?? [])].find((schema: { maximum?: number }) => schema.maximum !== undefined).maximum;
+    const before = await stateOf(page);
+    const body = page.getByRole("textbox", { name: "Body" });
+    await body.fill(JSON.stringify({ engine_max_threads: 65 }, null, 2));
+    await expect.poll(() => page.locator("#body-issues").innerText()).toContain(`engine_max_threads must be <= ${maximum}`);
+    expect(await body.getAttribute("aria-invalid")).toBe("true");
+    await send(page);
+    const result = await regionText(page, "Result");
+    expect(result).toContain("RequestValidationError");
+    expect(result).toContain("engine_max_threads");
+    expect(await regionText(page, "Request")).toContain("nothing was sent");
+    expect(await stateOf(page)).toEqual(before);
+    if (mode === "file") await page.screenshot({ path: join(screenshots, "playground-refused-setting.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("completes field names and enum values from the request schema in the body editor", async () => {
+    const { page, problems } = await open("#updatePipeSettings/Reset");
+    const body = page.getByRole("textbox", { name: "Body" });
+    await body.focus();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.type('"engine_max_t');
+    const offered = page.getByRole("listbox");
+    const chosen = offered.getByRole("option", { selected: true });
+    await expect.poll(() => chosen.innerText()).toContain('"engine_max_threads"integer | null, >= 0, <= 64');
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("65");
+    await expect.poll(() => body.innerText()).toContain('"engine_max_threads": 65');
+    await expect.poll(() => page.locator("#body-issues").innerText()).toContain("engine_max_threads must be <=");
+
+    await page.evaluate(() => {
+      location.hash = "createAlert/TileAlert";
+    });
+    await expect.poll(() => body.innerText()).toContain('"thresholdType": "above"');
+    await body.focus();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.type(', "thresholdType": ');
+    await page.keyboard.press("Control+Space");
+    await expect.poll(() => offered.innerText()).toMatch(/"above"[\s\S]*"below"/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("writes the edited request, not the example, as TypeScript, curl, Python and Go", async () => {
+    const { page, problems } = await open("#updatePipeSettings/Tune");
+    await page.getByRole("textbox", { name: "Body" }).fill(JSON.stringify({ streaming_max_insert_wait_ms: 4321 }));
+    await page.getByRole("textbox", { name: "pipeId" }).fill("00000000-0000-4000-8000-000000000001");
+    const language = page.getByRole("combobox", { name: "Language" });
+    expect(await language.locator("option").allInnerTexts()).toEqual(["TypeScript", "curl", "Python", "Go"]);
+    for (const [name, call] of [
+      ["TypeScript", "management.pipes.updateSettings("],
+      ["curl", "curl "],
+      ["Python", "urllib.request.Request("],
+      ["Go", "http.NewRequest("],
+    ]) {
+      await language.selectOption(name as string);
+      const code = await page.locator("#code-text").innerText();
+      expect(code, name).toContain(call);
+      expect(code, name).toContain("4321");
+      expect(code, name).toContain("00000000-0000-4000-8000-000000000001");
+      expect(code, name).not.toContain("engine_max_insert_threads");
+    }
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("shows the SDK's retries of a declared 503 on a GET, and the error class it ends with", async () => {
+    const { page, problems } = await open("#getPipe");
+    await page.getByRole("combobox", { name: "Answer" }).selectOption("503");
+    await send(page);
+    const response = await regionText(page, "Response");
+    // maxRetries is 2 by default: three attempts, the first two followed by a retry.
+    expect(response.match(/attempt \d: 503\b[^\n]*/g)).toEqual([
+      expect.stringContaining("the SDK will send it again"),
+      expect.stringContaining("the SDK will send it again"),
+      expect.not.stringContaining("again"),
+    ]);
+    const request = await regionText(page, "Request");
+    expect(request).toContain("prefer: code=503");
+    // The credential is masked: its scheme shows, its secret does not.
+    expect(request).toContain("authorization: Basic ••••••••");
+    expect(request).not.toContain(btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`));
+    expect(await regionText(page, "Result")).toContain("the SDK threw InternalServerError");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("shows a 429 as RateLimitError with its retryAfterMs, and Reset sandbox brings back the seed and clears the pause", async () => {
+    const { page, problems } = await open("#getPipe");
+    await page.getByRole("combobox", { name: "Sandbox rate limit" }).selectOption("strict");
+    await page.getByRole("spinbutton", { name: "Calls at once" }).fill("3");
+    await page.getByRole("spinbutton", { name: "maxRateLimitWaitMs" }).fill("1000");
+    await send(page);
+    const result = await regionText(page, "Result");
+    expect(result).toContain("the SDK threw RateLimitError");
+    const retryAfterMs = Number(/"retryAfterMs": (\d+)/.exec(result)?.[1]);
+    expect(retryAfterMs).toBeGreaterThan(1000);
+    expect(retryAfterMs).toBeLessThanOrEqual(10_000);
+    expect(await regionText(page, "Response")).toMatch(/: 429\b/);
+    if (mode === "file") await page.screenshot({ path: join(screenshots, "playground-rate-limited.png"), fullPage: true });
+    await page.getByRole("button", { name: "Reset sandbox" }).click();
+    expect(await stateOf(page)).toEqual(JSON.parse(JSON.stringify(exampleSeed())));
+    // The pause the 429 asked for went with the old sandbox: a call now is answered at once.
+    await page.getByRole("spinbutton", { name: "Calls at once" }).fill("1");
+    const started = Date.now();
+    await send(page);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await regionText(page, "Result")).toContain("the SDK returned");
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("gives every control its name, reaches Send with Tab alone, and sends on Enter", async () => {
+    const { page, problems } = await open("#updatePipeSettings/Tune");
+    const named = async (role: "combobox" | "textbox" | "button" | "region", names: string[]) =>
+      Promise.all(names.map(async (name) => [name, await page.getByRole(role, { name, exact: true }).count()]));
+    const once = (names: string[]) => names.map((name) => [name, 1]);
+    expect(await named("combobox", ["Operation", "Example", "Answer", "Sandbox rate limit"])).toEqual(
+      once(["Operation", "Example", "Answer", "Sandbox rate limit"]),
+    );
+    expect(await named("textbox", ["organizationId", "serviceId", "pipeId", "Body"])).toEqual(once(["organizationId", "serviceId", "pipeId", "Body"]));
+    expect(await named("button", ["Send", "Reset sandbox"])).toEqual(once(["Send", "Reset sandbox"]));
+    expect(await named("region", ["Request", "Response", "Result"])).toEqual(once(["Request", "Response", "Result"]));
+    await page.getByRole("combobox", { name: "Operation" }).focus();
+    const reached: string[] = [];
+    // Each control by its aria-label (the parameters) or its id.
+    for (let step = 0; step < 30 && reached.at(-1) !== "send"; step++) {
+      await page.keyboard.press("Tab");
+      reached.push(await page.evaluate(() => document.activeElement?.getAttribute("aria-label") || document.activeElement?.id || ""));
+    }
+    expect(reached).toEqual(expect.arrayContaining(["example", "organizationId", "serviceId", "pipeId", "Body", "answer", "sandbox-limit", "send"]));
+    expect(reached.at(-1)).toBe("send");
+    const before = await sends(page);
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((count) => Number(document.body.dataset.sends ?? 0) > count, before);
+    expect(await regionText(page, "Response")).toMatch(/attempt 1: 200\b/);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  if (mode === "file") {
+    it("is interactive in at most 1.5 s from file:// (median of five loads), on at most 300 kB of gzipped script and styles", async () => {
+      const loads: number[] = [];
+      for (let load = 0; load < 5; load++) {
+        const started = Date.now();
+        const { page } = await open();
+        loads.push(Date.now() - started);
+        await page.close();
+      }
+      const median = [...loads].sort((a, b) => a - b)[2] as number;
+      const gzipped = ["playground.js", "playground.css"].reduce((total, file) => total + gzipSync(readFileSync(join(docs, file))).length, 0);
+      console.log(`playground: interactive in ${loads.join(", ")} ms (median ${median} ms); script and styles ${gzipped} B gzipped`);
+      expect(median).toBeLessThanOrEqual(1500);
+      expect(gzipped).toBeLessThanOrEqual(300 * 1024);
+    }, 60_000);
+  }
+
+  if (mode === "served") {
+    it("is served under a Content-Security-Policy of its own that lets it connect nowhere", async () => {
+      const response = await fetch(`${base}playground.html`);
+      const policy = response.headers.get("content-security-policy") ?? "";
+      const directives = Object.fromEntries(policy.split(/;\s*/).map((directive) => [directive.split(" ")[0], directive]));
+      expect(directives["default-src"]).toBe("default-src 'none'");
+      expect(directives["script-src"]).toBe("script-src 'self'");
+      expect(directives["connect-src"]).toBe("connect-src 'none'");
+      expect(directives["img-src"]).toBe("img-src data:");
+      expect(directives["frame-ancestors"]).toBe("frame-ancestors 'none'");
+    });
+  }
+});
