@@ -1,7 +1,6 @@
 // The landing page of build/docs: what is there, a line each with its link or command (the playground first, the way
 // to start), the two interfaces, and the quickstart. Plain HTML and CSS, nothing loaded from anywhere.
-
-const escapeHtml = (text) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+import { escapeHtml, pageStart } from "./html.mjs";
 
 /** The base URL a bundle's samples and the SDK's examples use by default: its first server's variables' defaults. */
 function defaultBaseUrl(bundle) {
@@ -43,13 +42,7 @@ function contents(apis, version, sandboxUrl) {
 }
 
 export function landingPage({ version, bundles, quickstart }) {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<link rel="icon" href="data:,">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>ingestion-api ${escapeHtml(version)}: API docs</title>
+  return `${pageStart(`ingestion-api ${version}: API docs`)}
 <style>
   body { font: 16px/1.5 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #1f2328; }
   h1 { margin-bottom: 0; } .version { color: #59636e; margin-top: 0; }

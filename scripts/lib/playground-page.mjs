@@ -4,19 +4,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { escapeHtml, pageStart } from "./html.mjs";
 import { root } from "./toolchain.mjs";
-
-const escapeHtml = (text) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 /** The page's markup: every control named as a test and a screen reader find it; src/playground/main.ts fills it. */
 function markup(version) {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<link rel="icon" href="data:,">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Playground: ingestion-api ${escapeHtml(version)}</title>
+  return `${pageStart(`Playground: ingestion-api ${version}`)}
 <link rel="stylesheet" href="playground.css">
 <script src="playground.js" defer></script>
 </head>

@@ -1,9 +1,10 @@
 // A reference page's operations as plain HTML, put into the page after Redoc's server-rendered intro: what a text
 // browser, a browser with scripts off or a search index that runs no script reads. A browser that runs scripts hides
 // it at once (its first child is the script that does), so those readers see Redoc's page exactly as before.
-import { operationsOf, resolveRef } from "../../src/contract/openapi.js";
 
-const escapeHtml = (text) => String(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+import { operationsOf, resolveRef } from "../../src/contract/openapi.js";
+import { escapeHtml } from "./html.mjs";
+
 const code = (value) => `<code>${escapeHtml(typeof value === "string" ? value : JSON.stringify(value))}</code>`;
 
 /** Markdown kept as text, with only what reads badly raw rendered: paragraphs and code spans. */
