@@ -87,6 +87,7 @@ textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monos
 #body:has([aria-invalid=true]) .cm-editor { border-color: #cf222e; }
 fieldset { border: 1px solid #d1d9e0; border-radius: 6px; margin: 0.8rem 0; }
 .help { color: #59636e; font-size: 0.85rem; margin: 0.2rem 0; }
+#operation-line code { overflow-wrap: anywhere; }
 .issues { color: #cf222e; margin: 0.3rem 0; padding-left: 1.2rem; }
 .actions { display: flex; gap: 0.5rem; align-items: end; }
 .actions label { margin: 0; }

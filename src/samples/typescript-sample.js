@@ -1,5 +1,5 @@
-// The TypeScript sample of an operation: a complete program over the SDK's method for it (one template per operation
-// id), with the values of its examples or of a request given instead (the playground's edited one), the body laid
+// The TypeScript sample of an operation: a complete program over the SDK method that sends it (sdk-calls.js),
+// with the values of its examples or of a request given instead (the playground's edited one), the body laid
 // out as written. Like the other samples it reads the SDK's environment variables and falls back to the sandbox's.
 // Plain JavaScript without Node's modules: the playground runs it in the browser.
 import { exampleRequest } from "../contract/openapi.js";
@@ -48,26 +48,26 @@ function call(head, args) {
  * @param {Partial<SampleRequest> & { baseUrl?: string }} [options]
  */
 export function typescriptSample(bundle, entry, options = {}) {
-  const template = sdkCalls[entry.operationId];
-  if (!template) throw new Error(`${entry.operationId}: no TypeScript sample template (src/samples/typescript-sample.js)`);
+  const sdkCall = sdkCalls[entry.operationId];
+  if (!sdkCall) throw new Error(`${entry.operationId}: no SDK call in src/samples/sdk-calls.js`);
   const example = exampleRequest(bundle, entry);
   const request = { path: options.path ?? example.path, query: options.query ?? example.query, body: options.body ?? example.body };
   const environment = sampleEnvironment(bundle, entry, options.baseUrl);
-  if (environment.api.name !== template.client) throw new Error(`${entry.operationId}: its template calls the ${template.client} client`);
-  const factory = template.client === "management" ? "createManagementClient" : "createAlertsClient";
+  if (environment.api.name !== sdkCall.client) throw new Error(`${entry.operationId}: its SDK call is on the ${sdkCall.client} client`);
+  const factory = sdkCall.client === "management" ? "createManagementClient" : "createAlertsClient";
   // `||`, not `??`: an empty variable falls back too, as in the curl, Python and Go samples.
   const option = (name, variable) => `  ${name}: process.env.${variable.name} || ${JSON.stringify(variable.fallback)},`;
   return [
     `import { ${factory} } from "ingestion-api";`,
     "",
     `// ${environment.comment}`,
-    `const ${template.client} = ${factory}({`,
+    `const ${sdkCall.client} = ${factory}({`,
     option("baseUrl", environment.url),
     ...Object.entries(environment.credentials).map(([name, variable]) => option(name, variable)),
     "});",
     "",
-    call(`const ${template.result} = await ${template.client}.${template.method}`, template.args(request)),
-    `console.log(JSON.stringify(${template.result}, null, 2));`,
+    call(`const ${sdkCall.result} = await ${sdkCall.client}.${sdkCall.method}`, sdkCall.args(request)),
+    `console.log(JSON.stringify(${sdkCall.result}, null, 2));`,
     "",
   ].join("\n");
 }
