@@ -3,6 +3,7 @@
 // playground runs too; one of each per named request example, each linking to the playground at it.
 import { build } from "esbuild";
 import { exampleRequest, namedExamples, operationsOf } from "../../src/contract/openapi.js";
+import { playgroundAddress } from "../../src/playground/address.js";
 import { root } from "./toolchain.mjs";
 
 // Scripts run under plain Node, which reads no TypeScript, and the generators read the variables' names from
@@ -36,9 +37,6 @@ const languages = [
   { lang: "Go", label: "Go", comment: "//", sample: goSample },
 ];
 
-/** The playground at an operation, or at one of its named examples (the address scheme of issue 32). */
-const playgroundLink = (operationId, key) => `playground.html#${operationId}${key === undefined ? "" : `/${key}`}`;
-
 /** Text as the words of a Markdown link. */
 const linkText = (text) => text.replace(/[[\]\\]/g, "\\$&");
 
@@ -60,11 +58,11 @@ export function withCodeSamples(bundle) {
       requests.map(({ key, summary, request }) => ({
         lang,
         label: summary === undefined ? label : `${lang} · ${summary}`,
-        source: `${comment} Try it in the playground: ${playgroundLink(operationId, key)}\n${sample(copy, entry, request)}`,
+        source: `${comment} Try it in the playground: ${playgroundAddress(operationId, key)}\n${sample(copy, entry, request)}`,
       })),
     );
-    const examples = named.map(({ key, summary }) => `[${linkText(summary)}](${playgroundLink(operationId, key)})`);
-    const links = `[Try it in the playground](${playgroundLink(operationId)})${examples.length > 0 ? `: ${examples.join(" · ")}` : ""}`;
+    const examples = named.map(({ key, summary }) => `[${linkText(summary)}](${playgroundAddress(operationId, key)})`);
+    const links = `[Try it in the playground](${playgroundAddress(operationId)})${examples.length > 0 ? `: ${examples.join(" · ")}` : ""}`;
     operation.description = operation.description ? `${operation.description}\n\n${links}` : links;
   }
   return copy;

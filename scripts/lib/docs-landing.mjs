@@ -1,19 +1,15 @@
 // The landing page of build/docs: what is there, a line each with its link or command (the playground first, the way
 // to start), the two interfaces, and the quickstart. Plain HTML and CSS, nothing loaded from anywhere.
+import { defaultBaseUrl } from "../../src/contract/openapi.js";
+import { playgroundAddress } from "../../src/playground/address.js";
 import { escapeHtml, pageStart } from "./html.mjs";
-
-/** The base URL a bundle's samples and the SDK's examples use by default: its first server's variables' defaults. */
-function defaultBaseUrl(bundle) {
-  const server = bundle.servers[0];
-  return server.url.replace(/\{(\w+)\}/g, (_, name) => server.variables[name].default);
-}
 
 function apiCard(api, bundle) {
   const scheme = Object.values(bundle.components.securitySchemes)[0];
   const auth = scheme.scheme === "basic" ? "HTTP Basic (API key ID and secret)" : "Bearer token";
   const operations = Object.values(bundle.paths)
     .flatMap((item) => Object.entries(item).filter(([, op]) => op?.operationId))
-    .map(([method, op]) => `<li><code>${method.toUpperCase()}</code> <a href="playground.html#${op.operationId}">${escapeHtml(op.summary)}</a></li>`)
+    .map(([method, op]) => `<li><code>${method.toUpperCase()}</code> <a href="${playgroundAddress(op.operationId)}">${escapeHtml(op.summary)}</a></li>`)
     .join("");
   return `<section class="card">
   <h2><a href="${api}.html">${escapeHtml(bundle.info.title)}</a></h2>

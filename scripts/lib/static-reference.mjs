@@ -3,6 +3,7 @@
 // it at once (its first child is the script that does), so those readers see Redoc's page exactly as before.
 
 import { operationsOf, resolveRef } from "../../src/contract/openapi.js";
+import { playgroundAddress } from "../../src/playground/address.js";
 import { escapeHtml } from "./html.mjs";
 
 const code = (value) => `<code>${escapeHtml(typeof value === "string" ? value : JSON.stringify(value))}</code>`;
@@ -140,13 +141,13 @@ function responseHtml(bundle, response, linked) {
   return `${prose(response.description)}${headersHtml(bundle, response.headers, linked)}${contentHtml(bundle, response.content, linked)}`;
 }
 
-function parametersHtml(bundle, parameters, linked) {
+function parametersHtml(bundle, parameters, linked, tryIt) {
   if (parameters.length === 0) return "";
   const rows = parameters.map((parameter) => {
     const { line, block } = describe(bundle, parameter.schema ?? {}, linked);
     const examples = Object.entries(parameter.examples ?? {}).map(([key, example]) => {
       const { summary, value } = resolveRef(bundle, example);
-      return `${code(key)}${summary ? ` (${escapeHtml(summary)})` : ""}: ${code(value)}`;
+      return `${code(key)}${summary ? ` (${escapeHtml(summary)})` : ""}: ${code(value)} <a href="${escapeHtml(tryIt(key))}">try it</a>`;
     });
     if (parameter.example !== undefined) examples.push(code(parameter.example));
     return `<tr><td>${code(parameter.name)}</td><td>${escapeHtml(parameter.in)}</td><td>${parameter.required ? "yes" : "no"}</td><td>${line}${block}</td><td>${prose(parameter.description)}</td><td>${examples.join("<br>")}</td></tr>`;
@@ -156,7 +157,7 @@ function parametersHtml(bundle, parameters, linked) {
 
 function operationHtml(bundle, entry, linked, sharedResponses) {
   const { operation, operationId, method, path } = entry;
-  const playground = `playground.html#${encodeURIComponent(operationId)}`;
+  const playground = playgroundAddress(operationId);
   const meta = [
     `${code(`${method.toUpperCase()} ${path}`)}`,
     `operation ${code(operationId)}`,
@@ -164,10 +165,10 @@ function operationHtml(bundle, entry, linked, sharedResponses) {
   ];
   if (operation.deprecated) meta.push("deprecated");
   let html = `<section id="${escapeHtml(operationId)}"><h3>${escapeHtml(operation.summary ?? operationId)}</h3><p>${meta.join(" · ")} · <a href="${playground}">Try it in the playground</a></p>${prose(operation.description)}`;
-  html += parametersHtml(bundle, entry.parameters, linked);
+  const tryIt = (key) => playgroundAddress(operationId, key);
+  html += parametersHtml(bundle, entry.parameters, linked, tryIt);
   if (operation.requestBody) {
     const body = resolveRef(bundle, operation.requestBody);
-    const tryIt = (key) => `${playground}/${encodeURIComponent(key)}`;
     html += `<h4>Request body${body.required ? " (required)" : ""}</h4>${prose(body.description)}${contentHtml(bundle, body.content, linked, tryIt)}`;
   }
   html += "<h4>Responses</h4>";

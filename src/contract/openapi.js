@@ -90,12 +90,29 @@ export function exampleRequest(bundle, { operationId, path: template, operation,
     if (value !== undefined && parameter.in === "path") pathParams[parameter.name] = value;
     if (value !== undefined && parameter.in === "query") query[parameter.name] = value;
   }
-  const filled = template.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(pathParams[name]));
-  const search = Object.entries(query)
-    .flatMap(([name, value]) => [value].flat().map((item) => `${name}=${encodeURIComponent(item)}`))
-    .join("&");
   const media = jsonMedia(bundle, operation.requestBody);
-  return { path: pathParams, query, body: media && firstExample(bundle, media), url: search ? `${filled}?${search}` : filled };
+  return { path: pathParams, query, body: media && firstExample(bundle, media), url: requestUrl(template, pathParams, query) };
+}
+
+/**
+ * A path template filled in with `path`'s values and followed by `query` (an array value repeats its name), each
+ * value percent-encoded: the URL after the base.
+ * @param {string} template
+ * @param {Record<string, unknown>} path
+ * @param {Record<string, unknown>} query
+ */
+export function requestUrl(template, path, query) {
+  const filled = template.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(String(path[name] ?? "")));
+  const search = Object.entries(query)
+    .flatMap(([name, value]) => [value].flat().map((item) => `${name}=${encodeURIComponent(String(item))}`))
+    .join("&");
+  return search ? `${filled}?${search}` : filled;
+}
+
+/** The base URL of a bundle's first server with its variables' defaults: what its samples call unless told otherwise. */
+export function defaultBaseUrl(bundle) {
+  const server = bundle.servers[0];
+  return server.url.replace(/\{(\w+)\}/g, (_, name) => server.variables[name].default);
 }
 
 /** The first example of an operation's response of `status` (JSON), if it has one. */

@@ -21,11 +21,13 @@ const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
  * @param {any} entry an operation of `operationsOf(bundle)`
  * @param {SampleOptions} options
  */
-function sampleRequest(bundle, entry, { baseUrl, body: bodyOverride, url: urlOverride }) {
+function sampleRequest(bundle, entry, options) {
+  const { baseUrl, url: urlOverride } = options;
   const { method, operation } = entry;
   const example = exampleRequest(bundle, entry);
   const takesBody = jsonMedia(bundle, operation.requestBody) !== undefined;
-  const body = bodyOverride ?? example.body;
+  // A body given as null is sent as null (the SDK refuses it), not replaced by the example.
+  const body = options.body !== undefined ? options.body : example.body;
   if (takesBody && body === undefined) throw new Error(`${operation.operationId}: the request body has no example for the code samples`);
   return {
     method: method.toUpperCase(),

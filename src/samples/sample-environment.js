@@ -2,6 +2,7 @@
 // (src/contract/interfaces.ts) with the sandbox of `npx ingestion-api sandbox` as the default, so a sample runs as
 // pasted against the sandbox and against a real server once they are set. Plain JavaScript: the playground runs it.
 import { alerts, management } from "../contract/interfaces.js";
+import { defaultBaseUrl } from "../contract/openapi.js";
 import sandboxCredentials from "../sandbox/default-credentials.json" with { type: "json" };
 
 /**
@@ -28,10 +29,8 @@ export function sampleEnvironment(bundle, { operation }, baseUrl) {
   const scheme = bundle.components.securitySchemes[schemeName].scheme.toLowerCase();
   const api = [management, alerts].find((candidate) => candidate.scheme.toLowerCase() === scheme);
   if (!api) throw new Error(`${operation.operationId}: no interface signs in with HTTP ${scheme}`);
-  const server = bundle.servers[0];
-  const defaultBase = server.url.replace(/\{(\w+)\}/g, (_, name) => server.variables[name].default);
   /** @type {Variable} */
-  const url = { name: api.environment.baseUrl, fallback: baseUrl ?? defaultBase };
+  const url = { name: api.environment.baseUrl, fallback: baseUrl ?? defaultBaseUrl(bundle) };
   /** @type {Record<string, Variable>} */
   const credentials = Object.fromEntries(
     (api.scheme === "Basic" ? ["keyId", "keySecret"] : ["token"]).map((option) => [

@@ -51,7 +51,7 @@ export function typescriptSample(bundle, entry, options = {}) {
   const sdkCall = sdkCalls[entry.operationId];
   if (!sdkCall) throw new Error(`${entry.operationId}: no SDK call in src/samples/sdk-calls.js`);
   const example = exampleRequest(bundle, entry);
-  const request = { path: options.path ?? example.path, query: options.query ?? example.query, body: options.body ?? example.body };
+  const request = { path: options.path ?? example.path, query: options.query ?? example.query, body: options.body !== undefined ? options.body : example.body };
   const environment = sampleEnvironment(bundle, entry, options.baseUrl);
   if (environment.api.name !== sdkCall.client) throw new Error(`${entry.operationId}: its SDK call is on the ${sdkCall.client} client`);
   const factory = sdkCall.client === "management" ? "createManagementClient" : "createAlertsClient";

@@ -10,7 +10,7 @@ import { join, posix } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
-import { operationsOf } from "../../src/contract/openapi.js";
+import { defaultBaseUrl, operationsOf } from "../../src/contract/openapi.js";
 import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 import { openEditor } from "../support/editor.js";
 import { headingAnchors, isExternal, linkTargets } from "../support/markdown-links.js";
@@ -218,8 +218,7 @@ if (alert.thresholdType === "above") console.log(alert.state);
       work = mkdtempSync(join(tmpdir(), "ingestion-api-pasted-"));
       samples = ["management", "alerts"].flatMap((api) => {
         const bundle = JSON.parse(readFileSync(join(project.installed, "generated", "openapi", `${api}.json`), "utf8"));
-        const server = bundle.servers[0];
-        const defaultBase = server.url.replace(/\{(\w+)\}/g, (_: string, name: string) => server.variables[name].default);
+        const defaultBase = defaultBaseUrl(bundle);
         return operationsOf(withCodeSamples(bundle)).flatMap(({ operationId, operation }) =>
           (operation["x-codeSamples"] as { lang: string; label: string; source: string }[])
             .filter(({ lang }) => ["curl", "Python", "Go"].includes(lang))
