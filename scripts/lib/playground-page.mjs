@@ -113,7 +113,8 @@ export async function writePlayground(outDir, { version }) {
     format: "iife",
     target: "es2022",
     minify: true,
-    // The SDK's errors are shown by their class names, which the page reads from `name`, not from the minified class.
+    // No keepNames: the page shows an error's class by its `name`, which each SDK error sets. The licences of what is
+    // bundled (CodeMirror's among them) stay, at the end of the file.
     legalComments: "eof",
     outfile: join(outDir, "playground.js"),
     logLevel: "warning",

@@ -95,28 +95,42 @@ function schemasAt(bundle: object, root: Schema, path: (string | number)[], docu
   return schemas;
 }
 
-/** The object the cursor is in: the syntax node itself or its nearest enclosing Object. */
-function enclosingObject(node: SyntaxNode | null): SyntaxNode | null {
+/** The object or array the cursor is in: the syntax node itself or its nearest enclosing one. */
+function enclosingContainer(node: SyntaxNode | null): SyntaxNode | null {
   let at = node;
-  while (at && at.name !== "Object") at = at.parent;
+  while (at && at.name !== "Object" && at.name !== "Array") at = at.parent;
   return at;
 }
 
-/** Completes a field name inside an object, and a value where the schema lists the values (enum, const, boolean). */
+/** Whether JSON text ends inside a string: its quotes, escapes skipped, are odd in number. */
+function endsInString(text: string): boolean {
+  let inside = false;
+  for (let index = 0; index < text.length; index++) {
+    if (text[index] === "\\" && inside) index++;
+    else if (text[index] === '"') inside = !inside;
+  }
+  return inside;
+}
+
+/**
+ * Completes a field name where an object's next field goes (after its `{` or a `,`), and a value after a field's
+ * colon where the schema lists the values (enum, const, boolean, null). Nothing inside a string or an array.
+ */
 function completeFromSchema(bundle: object, schema: Schema) {
   return (context: CompletionContext): CompletionResult | null => {
-    const object = enclosingObject(syntaxTree(context.state).resolveInner(context.pos, -1));
-    if (!object) return null;
+    const object = enclosingContainer(syntaxTree(context.state).resolveInner(context.pos, -1));
+    if (object?.name !== "Object") return null;
     const word = context.matchBefore(/"?[\w-]*/);
     const from = word ? word.from : context.pos;
+    // The text of the object up to the word being typed: where the cursor stands in its grammar.
+    const lead = context.state.sliceDoc(object.from, from);
+    if (endsInString(lead)) return null;
     // The editor closes a quote as it is opened: a completion replaces that closing quote too.
     const to = word?.text.startsWith('"') && context.state.sliceDoc(context.pos, context.pos + 1) === '"' ? context.pos + 1 : context.pos;
-    const before = context.state.sliceDoc(object.from, context.pos);
     const document = parsed(context.state);
     const path = pathTo(object, context.state);
     const validFor = /^"?[\w-]*"?$/;
-    // A field name: after the object's `{` or a `,`, the fields it does not have yet.
-    if (/[{,]\s*"?[\w-]*$/.test(before)) {
+    if (/[{,]\s*$/.test(lead)) {
       const present = new Set(
         object.getChildren("Property").map((property) => {
           const name = property.getChild("PropertyName");
@@ -127,19 +141,20 @@ function completeFromSchema(bundle: object, schema: Schema) {
       for (const candidate of schemasAt(bundle, schema, path, document)) {
         for (const [name, field] of Object.entries(candidate.properties ?? {})) if (!fields.has(name)) fields.set(name, resolveRef(bundle, field) as Schema);
       }
+      // A name completed in front of its colon keeps that colon.
+      const colonFollows = /^\s*:/.test(context.state.sliceDoc(to, to + 20));
       const options = [...fields]
         .filter(([name]) => !present.has(JSON.stringify(name)) || context.state.sliceDoc(from, to) === JSON.stringify(name))
         .map(([name, field]) => ({
           label: JSON.stringify(name),
-          apply: `${JSON.stringify(name)}: `,
+          apply: colonFollows ? JSON.stringify(name) : `${JSON.stringify(name)}: `,
           type: "property",
           detail: detailOf(field),
           ...(field.description !== undefined && { info: field.description }),
         }));
       return { from, to, options, validFor };
     }
-    // A value: after a field's name and colon, the values its schema lists.
-    const field = /"((?:[^"\\]|\\.)*)"\s*:\s*"?[\w-]*$/.exec(before);
+    const field = /"((?:[^"\\]|\\.)*)"\s*:\s*$/.exec(lead);
     if (!field) return null;
     const values = schemasAt(bundle, schema, [...path, JSON.parse(`"${field[1]}"`) as string], document).flatMap((candidate) => [
       ...(candidate.enum ?? []),

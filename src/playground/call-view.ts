@@ -38,9 +38,9 @@ export function renderCall(records: CallRecord[], note?: string): void {
       request.append(block("p", nothing, "note"));
       response.append(block("p", nothing, "note"));
     }
-    for (const { attempt, request: sent, response: answer } of attempts) {
+    for (const { attempt, at, request: sent, response: answer } of attempts) {
       request.append(
-        block("h3", `${call}attempt ${attempt}`),
+        block("h3", `${call}attempt ${attempt} · sent at +${at} ms`),
         block("pre", [`${sent.method} ${sent.url}`, headerLines(sent.headers), ...(sent.body ? ["", pretty(sent.body)] : [])].join("\n")),
       );
       if (!answer) {

@@ -3,6 +3,7 @@
 // is scripts/lib/playground-page.mjs's; this fills it in and runs it. Nothing here reaches the network.
 import type { RateLimit } from "../client/rate-limit.js";
 import { issuesOf } from "../client/validation.js";
+import { playgroundFragment } from "./address.js";
 import { createBodyEditor } from "./body-editor.js";
 import { renderCall, renderState } from "./call-view.js";
 import { codeSample, sampleLanguages } from "./code-samples.js";
@@ -10,6 +11,15 @@ import { type EditedRequest, type PlaygroundOperation, playgroundOperations } fr
 import { type ClientSettings, PlaygroundSession } from "./session.js";
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** A part of the address decoded, or as it is when it is not valid percent-encoding (`#%`). */
+function decodedOrAsIs(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
 
 // The sandbox limits the reader may turn on: one strict enough to see a 429 after two calls, and the contract's.
 const sandboxLimits: Record<string, RateLimit | undefined> = {
@@ -72,9 +82,12 @@ function start(): void {
     fill(example.request);
     answerPicker.replaceChildren(
       new Option("the sandbox's own answer", ""),
-      ...next.failures.map((status) => new Option(`${status}, as declared (Prefer: code=${status})`, String(status))),
+      ...next.failures.map(
+        ({ code, declared }) =>
+          new Option(`${code}, ${declared === String(code) ? "as declared" : `declared as ${declared}`} (Prefer: code=${code})`, String(code)),
+      ),
     );
-    const address = next.examples.length > 1 || example.key !== "example" ? `#${next.operationId}/${example.key}` : `#${next.operationId}`;
+    const address = `#${playgroundFragment(next.operationId, example.named ? example.key : undefined)}`;
     if (location.hash !== address) history.replaceState(null, "", address);
   }
 
@@ -135,7 +148,7 @@ function start(): void {
         : [];
     bodyIssues.replaceChildren(...issues.map((issue) => Object.assign(document.createElement("li"), { textContent: issue })));
     body.setInvalid(issues.length > 0);
-    code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value);
+    code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value as (typeof sampleLanguages)[number]);
   }
 
   // Not `disabled` while busy: a disabled button loses the keyboard's focus.
@@ -153,7 +166,10 @@ function start(): void {
       session.configure(settings());
       const answer = answerPicker.value === "" ? undefined : Number(answerPicker.value);
       const count = Math.min(20, Math.max(1, Math.trunc(Number(times.value) || 1)));
-      renderCall(await session.sendMany(operation, now, answer, count));
+      const records = await session.sendMany(operation, now, answer, count);
+      // None when Reset (or a new sandbox rate limit) replaced the sandbox meanwhile: the page already says so.
+      if (!records) return;
+      renderCall(records);
       renderState(session.state);
     } finally {
       busy = false;
@@ -165,7 +181,7 @@ function start(): void {
 
   /** Opens what the address names: `#<operationId>` or `#<operationId>/<example key>`. */
   function openAddress(): void {
-    const [id, key] = decodeURIComponent(location.hash.slice(1)).split("/");
+    const [id, key] = location.hash.slice(1).split("/").map(decodedOrAsIs);
     const named = playgroundOperations.find((candidate) => candidate.operationId === id);
     choose(named ?? operation, key);
   }
@@ -179,6 +195,7 @@ function start(): void {
   language.addEventListener("change", edited);
   sandboxLimit.addEventListener("change", () => {
     session.limitSandbox(sandboxLimits[sandboxLimit.value]);
+    if (busy) renderCall([], "The calls still waiting were stopped: the sandbox was replaced by one with the new rate limit.");
     renderState(session.state);
   });
   form.addEventListener("submit", (event) => {

@@ -54,6 +54,8 @@ export interface Example {
   key: string;
   summary: string;
   request: EditedRequest;
+  /** A named example of the bundle (its key is in the address), or the operation's only, unnamed one. */
+  named: boolean;
 }
 
 export interface PlaygroundOperation {
@@ -68,8 +70,8 @@ export interface PlaygroundOperation {
   /** The JSON body it takes, if any: the SDK's validator of it, and its schema for the editor's completions. */
   bodyValidator: Validator | undefined;
   bodySchema: BodySchema | undefined;
-  /** The codes it declares other than its success, in the bundle's order; a range (`5XX`) as one code of it (503). */
-  failures: number[];
+  /** The failures it declares, in the bundle's order: each code, a range (`5XX`) as one code of it (503). */
+  failures: { code: number; declared: string }[];
   call: Call;
   /** The bundle and its walker's entry, for the code samples. */
   bundle: typeof managementBundle | typeof alertsBundle;
@@ -89,8 +91,8 @@ function operationOf(api: ApiName, entry: ReturnType<typeof operationsOf>[number
   const bundle = bundles[api];
   const named = namedExamples(bundle, entry);
   const examples = named.length
-    ? named.map(({ key, summary, request }) => ({ key, summary, request: editable(request) }))
-    : [{ key: "example", summary: "The operation's example", request: editable(exampleRequest(bundle, entry)) }];
+    ? named.map(({ key, summary, request }) => ({ key, summary, request: editable(request), named: true }))
+    : [{ key: "example", summary: "The operation's example", request: editable(exampleRequest(bundle, entry)), named: false }];
   const bodyValidator = validators[api][entry.key]?.body;
   const media = jsonMedia(bundle, entry.operation.requestBody);
   return {
@@ -113,7 +115,7 @@ function operationOf(api: ApiName, entry: ReturnType<typeof operationsOf>[number
     bodySchema: media ? { bundle, schema: media.schema as Schema } : undefined,
     failures: Object.keys(entry.operation.responses ?? {})
       .filter((status) => /^[13-5]/.test(status))
-      .map((status) => Number(status.replace("XX", "03"))),
+      .map((declared) => ({ code: Number(declared.replace("XX", "03")), declared })),
     call: sdkCallOf(entry.operationId),
     bundle,
     entry,

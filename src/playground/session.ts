@@ -18,6 +18,8 @@ export interface ClientSettings {
 /** One attempt as it went over the in-page wire (`request` is filled as the SDK's fetch sends it). */
 export interface Attempt {
   attempt: number;
+  /** When the SDK sent it, in ms from the call: a retry's pause and a turn waited in the queue show between attempts. */
+  at: number;
   request: { method: string; url: string; headers: [string, string][]; body: string };
   response?: { status: number; statusText: string; headers: [string, string][]; body: string; ms: number; willRetry: boolean };
 }
@@ -34,6 +36,8 @@ const masked = (name: string, value: string) => (name.toLowerCase() === "authori
 export class PlaygroundSession {
   private sandbox!: InProcessSandbox;
   private sandboxLimit: RateLimit | undefined;
+  /** Aborts the calls made to the sandbox in use when it is replaced. */
+  private calls = new AbortController();
 
   constructor(private settings: ClientSettings) {
     this.start();
@@ -44,12 +48,16 @@ export class PlaygroundSession {
     return this.sandbox.state;
   }
 
-  /** The seed back, in a new sandbox: what the SDK held for the old one's address (a 429's pause) goes with it. */
+  /**
+   * The seed back, in a new sandbox without a rate limit: what the SDK held for the old one's address (a 429's pause)
+   * goes with it, and calls still waiting on it are aborted.
+   */
   reset(): void {
+    this.sandboxLimit = undefined;
     this.start();
   }
 
-  /** The sandbox answers 429 past `limit` (or never, undefined), keeping its data. */
+  /** The sandbox answers 429 past `limit` (or never, undefined), keeping its data; calls still waiting are aborted. */
   limitSandbox(limit: RateLimit | undefined): void {
     this.sandboxLimit = limit;
     this.start(this.sandbox.state);
@@ -61,17 +69,21 @@ export class PlaygroundSession {
 
   /**
    * Sends `request` through the SDK's method for `operation`, `times` calls at once, each with its own record;
-   * `prefer` asks the sandbox for a status the operation declares.
+   * `prefer` asks the sandbox for a status the operation declares. Undefined when the sandbox was replaced (reset, or
+   * a new rate limit) before the calls ended: they were aborted, and their records tell of a sandbox that is gone.
    */
-  sendMany(operation: PlaygroundOperation, request: EditedRequest, prefer: number | undefined, times: number): Promise<CallRecord[]> {
-    return Promise.all(Array.from({ length: times }, () => this.send(operation, request, prefer)));
+  async sendMany(operation: PlaygroundOperation, request: EditedRequest, prefer: number | undefined, times: number): Promise<CallRecord[] | undefined> {
+    const sandbox = this.sandbox;
+    const { signal } = this.calls;
+    const records = await Promise.all(Array.from({ length: times }, () => this.send(operation, request, prefer, signal)));
+    return this.sandbox === sandbox ? records : undefined;
   }
 
-  private async send(operation: PlaygroundOperation, request: EditedRequest, prefer: number | undefined): Promise<CallRecord> {
+  private async send(operation: PlaygroundOperation, request: EditedRequest, prefer: number | undefined, signal: AbortSignal): Promise<CallRecord> {
     const attempts: Attempt[] = [];
-    const clients = this.clientsRecordingInto(attempts);
+    const clients = this.clientsRecordingInto(attempts, performance.now());
     try {
-      const value = await operation.call(clients, request, prefer === undefined ? {} : { headers: { Prefer: `code=${prefer}` } });
+      const value = await operation.call(clients, request, { signal, ...(prefer !== undefined && { headers: { Prefer: `code=${prefer}` } }) });
       return { attempts, outcome: { value } };
     } catch (error) {
       return { attempts, outcome: { error } };
@@ -79,6 +91,8 @@ export class PlaygroundSession {
   }
 
   private start(seed?: unknown): void {
+    this.calls.abort(new Error("the sandbox was replaced"));
+    this.calls = new AbortController();
     void this.sandbox?.close();
     this.sandbox = createSandbox({ ...(seed !== undefined && { seed }), ...(this.sandboxLimit && { rateLimit: this.sandboxLimit }) });
   }
@@ -88,12 +102,12 @@ export class PlaygroundSession {
    * it the SDK's rate-limit queue and pauses, as one process's clients do. The hooks number the attempts and say
    * whether the SDK will send again; the fetch between the SDK and the sandbox sees each exactly as it went.
    */
-  private clientsRecordingInto(attempts: Attempt[]): Clients {
+  private clientsRecordingInto(attempts: Attempt[], started: number): Clients {
     const sandbox = this.sandbox;
     const recordingFetch: typeof fetch = async (input, init) => {
       const request = new Request(input, init);
       const current = attempts.at(-1);
-      const started = performance.now();
+      const sentAt = performance.now();
       const sent = {
         method: request.method,
         url: request.url,
@@ -108,7 +122,7 @@ export class PlaygroundSession {
           statusText: response.statusText,
           headers: [...response.headers],
           body: await response.clone().text(),
-          ms: Math.round(performance.now() - started),
+          ms: Math.round(performance.now() - sentAt),
           willRetry: false,
         };
       }
@@ -121,7 +135,7 @@ export class PlaygroundSession {
       maxRateLimitWaitMs: this.settings.maxRateLimitWaitMs,
       ...(!this.settings.paced && { rateLimit: false }),
       onRequest: (_request, { attempt }) => {
-        attempts.push({ attempt, request: { method: "", url: "", headers: [], body: "" } });
+        attempts.push({ attempt, at: Math.round(performance.now() - started), request: { method: "", url: "", headers: [], body: "" } });
       },
       onResponse: (_response, { willRetry }) => {
         const current = attempts.at(-1)?.response;
