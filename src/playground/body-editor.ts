@@ -196,6 +196,8 @@ export function createBodyEditor(
     extensions: [
       basicSetup,
       json(),
+      // The editor is narrow beside the answers: a long value wraps rather than hiding past the edge.
+      EditorView.lineWrapping,
       autocompletion({ override: [(context) => (source ? completeFromSchema(source.bundle, source.schema)(context) : null)] }),
       attributes.of(named(false)),
       // After the update, not inside it: what `changed` does may update the editor too (its aria-invalid).
