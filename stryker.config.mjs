@@ -43,6 +43,25 @@ export const targets = {
     ],
     breakBelow: 85,
   },
+  // Issue 32's code-sample generators, which the references and the playground run: what they write (sample-layout,
+  // code-samples), and that it runs (typescript-samples, and language-samples, which runs each Python and Go one).
+  samples: {
+    mutate: [
+      "src/samples/http-samples.js",
+      "src/samples/typescript-sample.js",
+      "src/samples/sample-environment.js",
+      "src/samples/sdk-calls.js",
+      "src/playground/address.js",
+    ],
+    testFiles: [
+      "test/docs/sample-layout.test.ts",
+      "test/docs/code-samples.test.ts",
+      "test/docs/typescript-samples.test.ts",
+      "test/docs/language-samples.test.ts",
+      "test/contract/examples.test.ts",
+    ],
+    breakBelow: 85,
+  },
 };
 
 const name = process.env.MUTATION_TARGET ?? "core";

@@ -1,4 +1,4 @@
-// `npm run test:mutation [-- core|engine] [--mutate <file>] [other Stryker options]`: Stryker (stryker.config.mjs)
+// `npm run test:mutation [-- core|engine|samples] [--mutate <file>] [other Stryker options]`: Stryker (stryker.config.mjs)
 // over one target, or each in turn when none is named, under the Node 24 the repository pins, since Stryker 10
 // refuses Node 20. A run over named files reports to reports/mutation/<target>/<file>/ and leaves the target's own.
 import { existsSync, statSync } from "node:fs";

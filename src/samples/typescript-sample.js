@@ -32,11 +32,15 @@ function literal(value, indent, column) {
   return Array.isArray(value) ? `[\n${lines.join("\n")}\n${indent}]` : `{\n${lines.join("\n")}\n${indent}}`;
 }
 
-/** A call with its arguments: on one line when it fits, a lone object argument hugged, else one argument a line. */
+/**
+ * A call with its arguments: a lone argument hugged (on the line when it fits), else all on one line when they fit,
+ * else one argument a line.
+ */
 function call(head, args) {
+  // Hugged, the argument stands after `head(` and before `);`: both count against the line.
+  if (args.length === 1) return `${head}(${literal(args[0], "", head.length + "();".length)});`;
   const oneLine = `${head}(${args.map(inline).join(", ")});`;
   if (oneLine.length <= width) return oneLine;
-  if (args.length === 1) return `${head}(${literal(args[0], "", head.length + 1)});`;
   return `${head}(\n${args.map((arg) => `  ${literal(arg, "  ", 2)},`).join("\n")}\n);`;
 }
 

@@ -6,9 +6,13 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { curlSample, goSample, pythonSample, redocLanguages, typescriptSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
+// The generators from their sources, the references' from the bundle code-samples.mjs makes of them: a sample shown
+// must be what the source writes (and a mutation test of src/samples/ reaches the code it changes).
+import { redocLanguages, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { interfaces } from "../../src/contract/interfaces.js";
 import { exampleRequest, namedExamples, operationsOf } from "../../src/contract/openapi.js";
+import { curlSample, goSample, pythonSample } from "../../src/samples/http-samples.js";
+import { typescriptSample } from "../../src/samples/typescript-sample.js";
 
 const apis = [
   ["management", inject("managementUrl")],

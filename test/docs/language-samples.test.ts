@@ -7,8 +7,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { goSample, pythonSample, sandboxCredentials } from "../../scripts/lib/code-samples.mjs";
 import { operationsOf } from "../../src/contract/openapi.js";
+import { goSample, pythonSample } from "../../src/samples/http-samples.js";
+import { sandboxCredentials } from "../../src/samples/sample-environment.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
 import { bundles } from "../support/bundles.js";
