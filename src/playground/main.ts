@@ -101,7 +101,6 @@ function start(): void {
         input.name = parameter.name;
         // Its name alone, without the hint beside it: "serviceId", as the contract and the SDK call it.
         input.setAttribute("aria-label", parameter.name);
-        input.dataset.in = parameter.in;
         input.value = [value ?? []].flat().join("\n");
         if (parameter.multiple) (input as HTMLTextAreaElement).rows = 2;
         if (parameter.description) input.title = parameter.description;

@@ -44,7 +44,6 @@ function sdkCallOf(operationId: string): Call {
 export interface Parameter {
   name: string;
   in: "path" | "query";
-  required: boolean;
   /** An array parameter (filter) takes one value per line. */
   multiple: boolean;
   description: string;
@@ -103,10 +102,9 @@ function operationOf(api: ApiName, entry: ReturnType<typeof operationsOf>[number
     summary: entry.operation.summary ?? entry.operationId,
     parameters: entry.parameters
       .filter((parameter: { in: string }) => parameter.in === "path" || parameter.in === "query")
-      .map((parameter: { name: string; in: "path" | "query"; required?: boolean; schema?: { type?: string }; description?: string }) => ({
+      .map((parameter: { name: string; in: "path" | "query"; schema?: { type?: string }; description?: string }) => ({
         name: parameter.name,
         in: parameter.in,
-        required: parameter.required === true,
         multiple: parameter.schema?.type === "array",
         description: parameter.description ?? "",
       })),

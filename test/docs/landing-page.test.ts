@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { landingPage } from "../../scripts/lib/docs-landing.mjs";
+import { escapeHtml } from "../../scripts/lib/html.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { bundles } from "../support/bundles.js";
 
@@ -32,7 +33,7 @@ it("has a line for each thing there is, with its link, package path or command",
 });
 
 it("shows the quickstart as examples/management.ts holds it, after how to start the sandbox it runs against", () => {
-  const escaped = quickstart.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+  const escaped = escapeHtml(quickstart);
   expect(html).toContain(`<pre><code>${escaped}</code></pre>`);
   expect(html.indexOf("npx ingestion-api sandbox</code></pre>")).toBeLessThan(html.indexOf(escaped));
 });
