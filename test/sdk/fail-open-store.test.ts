@@ -162,6 +162,26 @@ describe("a shared store that fails", () => {
     for (let send = 0; send < 8; send++) expect(await store.take(key, ten)).toBe(0);
   });
 
+  it("just back, holds to the share for exactly a window and its margin, and a call without a limit goes at once", async () => {
+    const { shared, behave } = scriptedShared(2);
+    const { store } = storeOver(shared);
+    const ten = { requests: 10, intervalMs: 1_000 };
+    behave("reject");
+    expect(await store.take(key, ten)).toBe(0);
+    behave("answer");
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    const back = start + probeIntervalMs;
+    // The share is 5 of 10 per 1,000 ms, counted over the window and its 50 ms margin.
+    vi.setSystemTime(back + 50);
+    for (let send = 0; send < 5; send++) expect(await store.take(key, ten)).toBe(0);
+    vi.setSystemTime(back + 1_049);
+    expect(await store.take(key, ten)).toEqual({ waitMs: 51, paused: false });
+    // 1,050 ms after the return, Redis alone decides again.
+    vi.setSystemTime(back + 1_050);
+    expect(await store.take(key, ten)).toBe(0);
+    expect(await store.take(key, undefined)).toBe(0);
+  });
+
   it("counts in memory when a command is not answered within the deadline, and the call waits no longer than that", async () => {
     const { shared, behave } = scriptedShared();
     const { store, lines } = storeOver(shared);
