@@ -13,7 +13,7 @@ import {
 } from "../../src/index.js";
 import { createSandbox, type InProcessSandbox } from "../../src/sandbox/in-process.js";
 import { operation } from "../support/operations.js";
-import { alertId, declaredErrorClasses, organizationId, pipe } from "../support/sdk-fixtures.js";
+import { alertId, declaredErrorClasses, organizationId, pipe, storeOfEachTest } from "../support/sdk-fixtures.js";
 
 let sandbox: InProcessSandbox;
 const network = vi.spyOn(globalThis, "fetch");
@@ -31,7 +31,9 @@ afterAll(async () => {
   network.mockRestore();
 });
 
-const options = (extra: object = {}) => ({ baseUrl: sandbox.baseUrl, fetch: sandbox.fetch, rateLimit: false as const, ...extra });
+// A 429 pauses its credential in the store: each test has its own, so none waits out another's.
+const store = storeOfEachTest();
+const options = (extra: object = {}) => ({ baseUrl: sandbox.baseUrl, fetch: sandbox.fetch, rateLimit: false as const, rateLimitStore: store(), ...extra });
 const management = (extra: object = {}) =>
   createManagementClient({ ...options(extra), keyId: sandbox.credentials.keyId, keySecret: sandbox.credentials.keySecret, organizationId });
 const alerts = (extra: object = {}) => createAlertsClient({ ...options(extra), token: sandbox.credentials.token });

@@ -2,7 +2,7 @@
 // what is created is read back, what is replaced is read back (in the settings and in the pipe), unknown ids get
 // the declared 404, bad credentials 401, a request that breaks the contract a 400 naming each field. Prism's
 // contract check never fires on any of it.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type AlertRequest,
   AuthenticationError,
@@ -15,12 +15,15 @@ import {
 } from "../../src/index.js";
 import { operation } from "../support/operations.js";
 import { type SandboxBehindPrism, sandboxCredentials, startSandboxBehindPrism, watchedFetch } from "../support/sandbox.js";
-import { organizationId, pipe, serviceId } from "../support/sdk-fixtures.js";
+import { organizationId, pipe, serviceId, storeOfEachTest } from "../support/sdk-fixtures.js";
 
 let running: SandboxBehindPrism;
 const flagged: string[] = [];
+// The default limit of 10 calls per 10 s, kept in a store of each test's own: a test of many calls would otherwise
+// wait out the calls of the tests before it.
+const store = storeOfEachTest();
 const clients = () => {
-  const options = { fetch: watchedFetch(flagged), validateResponses: true, maxRetries: 0 };
+  const options = { fetch: watchedFetch(flagged), validateResponses: true, maxRetries: 0, rateLimitStore: store() };
   return {
     management: createManagementClient({ ...options, baseUrl: running.proxyUrl.management, ...sandboxCredentials, organizationId }),
     alerts: createAlertsClient({ ...options, baseUrl: running.proxyUrl.alerts, token: sandboxCredentials.token }),
@@ -34,8 +37,10 @@ let unchecked: ReturnType<typeof clients>["unchecked"];
 
 beforeAll(async () => {
   running = await startSandboxBehindPrism();
-  ({ management, alerts, unchecked } = clients());
 }, 60_000);
+beforeEach(() => {
+  ({ management, alerts, unchecked } = clients());
+});
 
 afterAll(async () => {
   await running?.stop();
@@ -127,7 +132,7 @@ describe("errors", () => {
   });
 
   it("wrong credentials get 401, for each interface", async () => {
-    const options = { fetch: watchedFetch(flagged), maxRetries: 0 };
+    const options = { fetch: watchedFetch(flagged), maxRetries: 0, rateLimitStore: store() };
     const wrongKey = createManagementClient({ ...options, baseUrl: running.proxyUrl.management, keyId: "k", keySecret: "wrong", organizationId });
     const wrongToken = createAlertsClient({ ...options, baseUrl: running.proxyUrl.alerts, token: "wrong" });
     await expect(wrongKey.pipes.get(pipe)).rejects.toBeInstanceOf(AuthenticationError);
@@ -162,6 +167,7 @@ describe("errors", () => {
       token: sandboxCredentials.token,
       validateRequests: false,
       fetch: watchedFetch(flagged),
+      rateLimitStore: store(),
     });
     const { dashboardId: _, tileId: __, ...withoutTile } = alertExamples.find((body) => body.source === "tile") as AlertRequest & Record<string, unknown>;
     const error = await uncheckedAlerts.create(withoutTile as AlertRequest).catch((caught: unknown) => caught);

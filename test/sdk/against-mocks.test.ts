@@ -4,7 +4,18 @@ import { describe, expect, inject, it } from "vitest";
 import { ApiError, createAlertsClient, createManagementClient, type ReversePrivateEndpointRequest } from "../../src/index.js";
 import { bundles, resolve } from "../support/bundles.js";
 import { operation } from "../support/operations.js";
-import { alertId, declaredErrorClasses, keyId, keySecret, organizationId, pipe, serviceId, tileAlert, token } from "../support/sdk-fixtures.js";
+import {
+  alertId,
+  declaredErrorClasses,
+  keyId,
+  keySecret,
+  organizationId,
+  pipe,
+  serviceId,
+  storeOfEachTest,
+  tileAlert,
+  token,
+} from "../support/sdk-fixtures.js";
 
 /** The resource of an operation's 200 example: what the mock answers and the SDK unwraps. */
 const exampleResource = (operationId: string) => {
@@ -18,12 +29,14 @@ const declaredErrors = (operationId: string) =>
 // A test suite against a local mock: no rate limit to keep.
 const management = createManagementClient({ baseUrl: inject("managementUrl"), keyId, keySecret, organizationId, validateResponses: true, rateLimit: false });
 const alerts = createAlertsClient({ baseUrl: inject("alertsUrl"), token, validateResponses: true, rateLimit: false });
-// A 429 pauses every call of its credential for the wait it names (the mocks' examples name 7 and 30 s): the tests
-// that ask for one use a credential of their own, so no other test waits.
-const pausedManagement = createManagementClient({ baseUrl: inject("managementUrl"), keyId: "paused-key", keySecret, organizationId, rateLimit: false });
-const pausedAlerts = createAlertsClient({ baseUrl: inject("alertsUrl"), token: "paused-token", rateLimit: false });
-const managementFor = (status: number) => (status === 429 ? pausedManagement : management);
-const alertsFor = (status: number) => (status === 429 ? pausedAlerts : alerts);
+// A 429 pauses every call of its credential for the wait it names (the mocks' examples name 7 and 30 s): each test
+// that asks for one has a store of its own, so no other test waits, not even the next test that asks for one.
+const store = storeOfEachTest();
+const pausedManagement = () =>
+  createManagementClient({ baseUrl: inject("managementUrl"), keyId, keySecret, organizationId, rateLimit: false, rateLimitStore: store() });
+const pausedAlerts = () => createAlertsClient({ baseUrl: inject("alertsUrl"), token, rateLimit: false, rateLimitStore: store() });
+const managementFor = (status: number) => (status === 429 ? pausedManagement() : management);
+const alertsFor = (status: number) => (status === 429 ? pausedAlerts() : alerts);
 
 describe("management client", () => {
   it("services.list returns the services of the result envelope", async () => {
@@ -81,7 +94,9 @@ describe("management client", () => {
   });
 
   it("a 429 carries the Retry-After wait", async () => {
-    const error = await pausedManagement.pipes.getSettings(pipe, { headers: { Prefer: "code=429" }, maxRetries: 0 }).catch((e: unknown) => e);
+    const error = await pausedManagement()
+      .pipes.getSettings(pipe, { headers: { Prefer: "code=429" }, maxRetries: 0 })
+      .catch((e: unknown) => e);
     const tooMany = resolve("management", bundles.management.paths[operation("getPipeSettings").path].get.responses["429"]);
     const seconds = resolve("management", tooMany.headers["Retry-After"]).example as number;
     expect(error).toMatchObject({ retryAfterMs: seconds * 1000 });

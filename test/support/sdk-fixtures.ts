@@ -1,5 +1,9 @@
 // IDs, bodies and client options for the SDK tests. IDs and bodies are the specs' own named examples, so a
 // test never restates the contract; credentials and the error table are the SDK's.
+
+import { beforeEach } from "vitest";
+import { createMemoryRateLimitStore } from "../../src/client/memory-store.js";
+import type { RateLimitStore } from "../../src/client/rate-limit.js";
 import {
   type Alert,
   type AlertRequest,
@@ -40,3 +44,16 @@ export const declaredErrorClasses: [status: number, name: string, ErrorClass: ab
   [429, "RateLimitError", RateLimitError],
   [500, "InternalServerError", InternalServerError],
 ];
+
+/**
+ * A rate-limit store made anew before each test of the file that calls this: a client given it shares pauses and
+ * budgets with the other clients of its test only, so a 429 in one test never pauses the next one's credential (as
+ * the store every client shares by default would).
+ */
+export function storeOfEachTest(): () => RateLimitStore {
+  let store = createMemoryRateLimitStore();
+  beforeEach(() => {
+    store = createMemoryRateLimitStore();
+  });
+  return () => store;
+}
