@@ -1,5 +1,69 @@
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
+
+// The tests that need no socket, child process, browser, real clock or build (they read src/ and generated/ only):
+// `npm run test:unit` runs them alone, in seconds. test/support/unit-guard.ts fails any of them that opens a socket
+// or starts a process.
+export const unitTests = [
+  "test/ci/layout.test.ts",
+  "test/ci/test-projects.test.ts",
+  "test/contract/examples.test.ts",
+  "test/contract/links.test.ts",
+  "test/contract/pipe-settings.test.ts",
+  "test/docs/readme-snippets.test.ts",
+  "test/docs/sample-layout.test.ts",
+  "test/sandbox/engine.test.ts",
+  "test/sandbox/fault-rules.test.ts",
+  "test/sandbox/limiter.test.ts",
+  "test/sandbox/operations.test.ts",
+  "test/sandbox/prefer.test.ts",
+  "test/sdk/api-promise.test.ts",
+  "test/sdk/client-options.test.ts",
+  "test/sdk/credential-queue.test.ts",
+  "test/sdk/error-messages.test.ts",
+  "test/sdk/error-names.test.ts",
+  "test/sdk/fail-open-store.test.ts",
+  "test/sdk/generated-validators.test.ts",
+  "test/sdk/headers.test.ts",
+  "test/sdk/hooks.test.ts",
+  "test/sdk/policy-fetch.test.ts",
+  "test/sdk/rate-limit-store.test.ts",
+  "test/sdk/request-validation.test.ts",
+  "test/sdk/retry-policy.test.ts",
+  "test/sdk/transport.test.ts",
+  "test/sdk/validation-wording.test.ts",
+  "test/types/completions.test.ts",
+  "test/types/fault-rules.test.ts",
+];
+
+// The tests that call the Prism mocks test/prism-servers.ts starts once for the run (they inject() their URLs).
+export const prismTests = [
+  "test/contract/mock-operations.test.ts",
+  "test/contract/vectors.test.ts",
+  "test/docs/code-samples.test.ts",
+  "test/examples.test.ts",
+  "test/hardening/differential-fuzz.test.ts",
+  "test/portability/browser.test.ts",
+  "test/portability/deno-bun.test.ts",
+  "test/portability/runtimes.test.ts",
+  "test/sdk/against-mocks.test.ts",
+];
+
+// The tests that hold several processes to a rate limit in real time, on a real server and a real Redis: they run
+// last, alone, since a machine busy with other tests delays each process differently and changes what they measure.
+export const aloneTests = ["test/sdk/redis-store.test.ts"];
+
+const allTests = "test/**/*.test.ts";
+// Ends every process a test started when the test ends.
+export const childReaper = "test/support/child-reaper.ts";
+// Starts the Prism mock servers once for the files of a project; see the module for details.
+export const prismServers = "test/prism-servers.ts";
+
+/** A project of this configuration: its name, its files, and what it sets beyond the shared options below. */
+const project = (name: string, include: string[], test: TestProjectInlineConfiguration["test"] = {}): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { name, include, ...test },
+});
 
 export default defineConfig({
   // The examples import the package by name, as users do; here those names are the sources themselves.
@@ -11,10 +75,16 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["test/**/*.test.ts"],
-    // Starts the Prism mock servers once for the whole run; see the module for details.
-    globalSetup: ["test/prism-servers.ts"],
-    // Requests go to local Prism processes that can be slow on a busy 2-core machine.
-    testTimeout: 20_000,
+    // Vitest's default on 2 cores is one file at a time (cores - 1); most files here wait on sockets, processes and
+    // timers, so two at a time keep both cores busy.
+    maxWorkers: 2,
+    projects: [
+      project("unit", unitTests, { setupFiles: ["test/support/unit-guard.ts"], testTimeout: 5_000 }),
+      project("prism", prismTests, { globalSetup: [prismServers], setupFiles: [childReaper], testTimeout: 20_000 }),
+      // Loopback servers, child processes, browsers and real time: each test bounds its own waits, and a busy
+      // 2-core machine can take several times as long as an idle one.
+      project("integration", [allTests], { exclude: [...unitTests, ...prismTests, ...aloneTests], setupFiles: [childReaper], testTimeout: 20_000 }),
+      project("alone", aloneTests, { setupFiles: [childReaper], testTimeout: 60_000, sequence: { groupOrder: 1 } }),
+    ],
   },
 });

@@ -4,10 +4,14 @@
 // (stryker-js issue 6144).
 import { defineConfig } from "vitest/config";
 import { targets } from "./stryker.config.mjs";
-import project from "./vitest.config.js";
+import project, { childReaper, prismServers } from "./vitest.config.js";
 
 const name = process.env.MUTATION_TARGET ?? "core";
 const target = targets[name];
 if (!target) throw new Error(`MUTATION_TARGET=${name}: not one of ${Object.keys(targets).join(", ")}`);
 
-export default defineConfig({ ...project, test: { ...project.test, include: target.testFiles } });
+// One project of the target's files, with what any of them may need: the Prism mocks, and the reaper of their processes.
+export default defineConfig({
+  ...project,
+  test: { include: target.testFiles, globalSetup: [prismServers], setupFiles: [childReaper], testTimeout: 20_000 },
+});

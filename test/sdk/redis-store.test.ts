@@ -11,6 +11,7 @@ import { startRateLimitedServer } from "../../scripts/lib/rate-limited-server.mj
 import { startRedisServer, startSilentServer } from "../../scripts/lib/redis-server.mjs";
 import { createManagementClient } from "../../src/index.js";
 import { createRedisRateLimitStore } from "../../src/redis.js";
+import { startedForFile } from "../support/child-reaper.js";
 import { pipe, settingsEnvelope } from "../support/sdk-fixtures.js";
 import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 
@@ -97,7 +98,7 @@ it.skipIf(!redisServer)(
       await sleep(1_500);
       await redis?.kill();
       await sleep(2_500);
-      await redis?.restart();
+      await startedForFile(async () => redis?.restart());
       const reports = await running;
       expect(reports.map(({ failed, firstFailure }) => ({ failed, firstFailure }))).toEqual(reports.map(() => ({ failed: 0, firstFailure: undefined })));
       expect(lines(reports)).toEqual(reports.map(() => ({ fellBack: 1, cameBack: 1 })));
@@ -127,7 +128,7 @@ it.skipIf(!redisServer)(
       // Apart, each keeps its share of the limit (5 a second of the 10): a few 429s at most as they part.
       expect(server.counts().received).toBeLessThanOrEqual(1.2 * 40);
     } finally {
-      await redis?.restart();
+      await startedForFile(async () => redis?.restart());
       await server.close();
     }
   },
