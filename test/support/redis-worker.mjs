@@ -36,8 +36,9 @@ const outcomes = await Promise.allSettled(Array.from({ length: calls }, () => ma
 const elapsedMs = Date.now() - started;
 const failures = outcomes.filter(({ status }) => status === "rejected");
 for (const until = Date.now() + awaitReturnMs; logged.length % 2 === 1 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
-// The report is the worker's whole job: it exits once the report is sent, without closing its Redis client, which
-// node-redis cannot do while its Redis is gone (disconnect() never settles).
-process.send({ succeeded: outcomes.length - failures.length, failed: failures.length, firstFailure: failures[0]?.reason?.message, logged, elapsedMs }, () =>
-  process.exit(0),
-);
+process.send({ succeeded: outcomes.length - failures.length, failed: failures.length, firstFailure: failures[0]?.reason?.message, logged, elapsedMs });
+// A client whose Redis is gone would wait for it to quit: a bounded wait, then the socket is dropped.
+await Promise.race([client.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+if (redisClient === "ioredis") client.disconnect();
+else await client.disconnect().catch(() => undefined);
+process.disconnect();
