@@ -47,9 +47,11 @@ afterAll(() => killTrees(ofFile));
 
 /** Kills each child and every process below it, found before any is killed (an orphan's parent is init). */
 function killTrees(children: Set<ChildProcess>): void {
-  const pids = [...children].flatMap((child) => (child.pid === undefined ? [] : [child.pid, ...descendantsOf(child.pid)]));
+  const roots = [...children].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
   children.clear();
-  for (const pid of pids) {
+  if (roots.length === 0) return;
+  const childrenOf = processTree();
+  for (const pid of roots.flatMap((root) => [root, ...descendantsOf(root, childrenOf)])) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -58,8 +60,8 @@ function killTrees(children: Set<ChildProcess>): void {
   }
 }
 
-/** The processes below `pid`, read from /proc. */
-function descendantsOf(pid: number): number[] {
+/** Every live process's children, by parent pid, read from /proc once. */
+function processTree(): Map<number, number[]> {
   const childrenOf = new Map<number, number[]>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -71,6 +73,11 @@ function descendantsOf(pid: number): number[] {
       // Gone between the listing and the read.
     }
   }
+  return childrenOf;
+}
+
+/** The processes below `pid` in `childrenOf`. */
+function descendantsOf(pid: number, childrenOf: Map<number, number[]>): number[] {
   const found: number[] = [];
   for (let queue = [pid]; queue.length > 0; ) {
     const below = childrenOf.get(queue.shift() as number) ?? [];
