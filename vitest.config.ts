@@ -27,6 +27,7 @@ export const unitTests = [
   "test/sdk/headers.test.ts",
   "test/sdk/hooks.test.ts",
   "test/sdk/policy-fetch.test.ts",
+  "test/sdk/rate-limit-races.test.ts",
   "test/sdk/rate-limit-store.test.ts",
   "test/sdk/request-validation.test.ts",
   "test/sdk/retry-policy.test.ts",
