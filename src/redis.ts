@@ -7,7 +7,7 @@ import type { RateLimitStore } from "./client/rate-limit.js";
 import { failingOpen, type StoreLogger } from "./shared-store/fail-open.js";
 import { type RedisClient, redisRateLimitStore } from "./shared-store/redis-store.js";
 
-export type { RateLimit, RateLimitStore, Turn } from "./client/rate-limit.js";
+export type { RateLimit, RateLimitStore, Ticket, Turn, Wait } from "./client/rate-limit.js";
 export type { StoreLogger } from "./shared-store/fail-open.js";
 export type { RedisClient } from "./shared-store/redis-store.js";
 

@@ -1,7 +1,12 @@
 // A rate-limit store in this process's memory: the store of every client not given one, and what the Redis store
 // counts in while Redis does not answer. The Redis store's scripts (src/shared-store/redis-store.ts) follow the same
 // rules; test/sdk/rate-limit-stores.test.ts holds them to it.
-import { marginMs, type RateLimit, type RateLimitStore } from "./rate-limit.js";
+import { marginMs, maxInFlightMs, type RateLimit, type RateLimitStore, type Ticket, type Turn } from "./rate-limit.js";
+
+/** A store in memory answers at once. */
+export interface MemoryRateLimitStore extends RateLimitStore {
+  take(key: string, limit: RateLimit | undefined): Turn;
+}
 
 /** What a key's 429s taught: the sends the server accepts per interval, growing back a step at a time from `growsAt`. */
 interface Learned extends RateLimit {
@@ -10,12 +15,18 @@ interface Learned extends RateLimit {
   stepWindows: number;
 }
 
+/** A send the store counted: until when it counts as in flight (its take and `maxInFlightMs`), or when it was answered. */
+interface Send {
+  at: number;
+  ticket: Ticket;
+}
+
 interface KeyState {
-  /** Send times in order, each moved to when its answer came. */
-  log: number[];
+  /** The sends in order of `at`: those answered, then those in flight (whose `at` is still to come). */
+  log: Send[];
   pausedUntil: number;
   learned: Learned | undefined;
-  /** When the last 429 that started a window arrived. */
+  /** When the last 429 that started a window arrived (never, at first). */
   limitedAt: number;
 }
 
@@ -23,56 +34,64 @@ interface KeyState {
 const unlimitedLogLength = 10_000;
 
 /**
- * A store in this process's memory: a sliding log of send times per key, the time each key is paused until, and the
- * budget its 429s taught. A 429 lowers the budget to the sends of the window that ended in it but that one (the
- * client's window, widened; without a limit of its own, from the first send since the last 429 to the end of the
- * wait), and by one more for each other send of that window answered 429 too, down to one. A window in which the
+ * A store in this process's memory: a sliding log of sends per key, each counted from its take until its answer
+ * and for a window after, the time each key is paused until, and the budget its 429s taught. Times are the
+ * monotonic clock's: a step of the wall clock changes no wait. A 429 lowers the budget to the sends of the window
+ * that ended in it but that one (the client's window, widened; without a limit of its own, from the first send
+ * since the last 429 to the end of the wait), and by one more for each other send of that window answered 429 too,
+ * down to one. A window in which the
  * server took at most one send teaches nothing. The budget grows back by a tenth (one at least) per step without a
  * 429 after the pause, until the client's own limit is back (or 100 steps have passed). A step is a window at first,
  * and twice as many (up to 16) after each 429 that comes while the budget is lowered: a budget that found the
  * server's limit probes past it less and less often.
  */
-export function createMemoryRateLimitStore(): Required<RateLimitStore> {
+export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   const keys = new Map<string, KeyState>();
+  // Tickets are the take's time and a count: unique in the store, and `limited` reads when the send was taken.
+  let taken = 0;
   const stateOf = (key: string): KeyState => {
     let state = keys.get(key);
     if (!state) {
-      // Stryker disable next-line ArrayDeclaration: a non-number in a new log is never in a window, so the first take drops it
-      state = { log: [], pausedUntil: 0, learned: undefined, limitedAt: 0 };
+      state = { log: [], pausedUntil: 0, learned: undefined, limitedAt: Number.NEGATIVE_INFINITY };
       keys.set(key, state);
     }
     return state;
   };
   return {
     take(key, limit) {
-      const at = Date.now();
+      const at = performance.now();
       const state = stateOf(key);
       if (state.pausedUntil > at) return { waitMs: state.pausedUntil - at, paused: true };
       const { log } = state;
       const budget = budgetOf(state, limit, at);
+      const ticket = `${at}:${++taken}`;
+      // Taken sends count as in flight, after every answered one, until their answer moves them.
+      const send = { at: at + maxInFlightMs, ticket };
       if (!budget) {
         // Without a budget, every send is kept (the latest 5,000 to 10,000), for what the next 429 teaches.
-        log.push(at);
+        log.push(send);
         if (log.length > unlimitedLogLength) log.splice(0, log.length - unlimitedLogLength / 2);
-        return 0;
+        return ticket;
       }
       const window = budget.intervalMs + marginMs(budget);
       prune(log, at - window);
       if (log.length < budget.requests) {
-        log.push(at);
-        return 0;
+        log.push(send);
+        return ticket;
       }
-      // The send that must leave the window before this one may go (a lowered budget can leave more than `requests`).
-      const waitMs = (log[log.length - budget.requests] as number) + window - at;
+      // The send that must leave the window before this one may go (a lowered budget can leave more than `requests`);
+      // while it is in flight, its answer is what to wait for, so the store is asked again a margin later.
+      const leaving = (log[log.length - budget.requests] as Send).at;
+      const waitMs = leaving > at ? marginMs(budget) : leaving + window - at;
       return budget === limit ? { waitMs, paused: false } : { waitMs, paused: false, lowered: budget };
     },
-    limited(key, limit, waitMs, elapsedMs) {
-      const now = Date.now();
+    limited(key, limit, waitMs, ticket) {
+      const now = performance.now();
       const state = stateOf(key);
       state.pausedUntil = Math.max(state.pausedUntil, now + waitMs);
       const { learned } = state;
       // Another answer to a send of the window that already ended in a 429: one fewer accepted than counted.
-      if (learned && now - elapsedMs < state.limitedAt) {
+      if (learned && takenAt(ticket, now) < state.limitedAt) {
         learned.requests = Math.max(1, learned.requests - 1);
         return;
       }
@@ -80,33 +99,53 @@ export function createMemoryRateLimitStore(): Required<RateLimitStore> {
       state.limitedAt = now;
       const current = budgetOf(state, limit, now);
       const since = current ? now - current.intervalMs - marginMs(current) : previous;
-      const window = state.log.filter((at) => at > since);
+      const window = state.log.filter(({ at }) => at > since);
       // A window in which the server took nothing says nothing of its pace (another process, or a limit of its own):
       // the pause is all there is to do.
       if (window.length < 2) return;
-      const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - (window[0] as number));
+      const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - (window[0] as Send).at);
       const requests = Math.min(current?.requests ?? Number.POSITIVE_INFINITY, window.length - 1);
       const stepWindows = state.learned ? Math.min(16, state.learned.stepWindows * 2) : 1;
       state.learned = { requests, intervalMs, growsAt: now + waitMs, stepWindows };
     },
-    answered(key, _limit, elapsedMs) {
-      const { log } = stateOf(key);
-      const at = Date.now();
-      const takenBy = at - elapsedMs;
-      // The latest send taken by then: the one before the first taken after then (the log is in order).
-      const after = log.findIndex((sentAt) => sentAt > takenBy);
-      const index = (after === -1 ? log.length : after) - 1;
-      if (index < 0) return;
-      // Every entry is at or before now, so the log stays in order with the moved one at its end.
-      log.splice(index, 1);
-      log.push(at);
+    answered(key, limit, ticket) {
+      const at = performance.now();
+      const state = stateOf(key);
+      // A budget grown back by now is grown here too, as the Redis store's script does, so a 429 that follows is
+      // judged against the budget in force.
+      budgetOf(state, limit, at);
+      const { log } = state;
+      const send = remove(log, ticket);
+      if (!send) return;
+      send.at = at;
+      // After every send answered by now, before those still in flight.
+      const after = log.findIndex(({ at }) => at > send.at);
+      log.splice(after === -1 ? log.length : after, 0, send);
+    },
+    release(key, ticket) {
+      remove(stateOf(key).log, ticket);
     },
   };
 }
 
+/** When the send a ticket names was taken; `otherwise` for a ticket this store did not make. */
+function takenAt(ticket: Ticket, otherwise: number): number {
+  const at = Number.parseFloat(ticket);
+  return Number.isFinite(at) ? at : otherwise;
+}
+
+/** Takes the send a ticket names out of a log; undefined when it is not there (released, or long gone). */
+function remove(log: Send[], ticket: Ticket): Send | undefined {
+  // The latest sends are the likeliest: an answer comes soon after its take.
+  for (let index = log.length - 1; index >= 0; index--) {
+    if ((log[index] as Send).ticket === ticket) return log.splice(index, 1)[0];
+  }
+  return undefined;
+}
+
 /** Drops the sends at or before `since` from a log in order. */
-function prune(log: number[], since: number): void {
-  const kept = log.findIndex((sentAt) => sentAt > since);
+function prune(log: Send[], since: number): void {
+  const kept = log.findIndex(({ at }) => at > since);
   log.splice(0, kept === -1 ? log.length : kept);
 }
 

@@ -19,7 +19,7 @@ import {
 import type { OwnHeaders } from "./headers.js";
 import { type AttemptContext, type Hooks, hookedHeaders, runResponseHook } from "./hooks.js";
 import type { Log } from "./logging.js";
-import type { CredentialQueue, RateLimit } from "./rate-limit.js";
+import type { CredentialQueue, RateLimit, Ticket } from "./rate-limit.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";
 
 /** How one call is sent: named for errors, hooks and log lines, with its timeout and retries. */
@@ -127,23 +127,34 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
     let waitedMs = 0;
     for (let retry = 0; ; retry++) {
       // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing.
-      const turn = queue.turn(rateLimit, caller, requeued !== undefined, maxRateLimitWaitMs, waitedMs, policy);
-      if (turn) {
-        const queuedAt = log ? Date.now() : 0;
+      const turn = queue.turn({ limit: rateLimit, signal: caller, front: requeued !== undefined, maxWaitMs: maxRateLimitWaitMs, waitedMs, call: policy });
+      let ticket: Ticket;
+      if (typeof turn === "string") ticket = turn;
+      else {
+        const queuedAt = log ? performance.now() : 0;
         if (log) log("info", `${attemptLabel(call, retry, maxRetries)}: ${queuedLine(queue.waiting, rateLimit)}`);
         try {
-          waitedMs = await turn;
+          ({ ticket, waitedMs } = await turn);
         } catch (error) {
           // A call answered 429 whose next wait would pass the bound ends with that answer, not as unsent.
           if (!requeued || !(error instanceof RateLimitError)) throw error;
           return notRetried(requeued, `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)`);
         }
-        log?.("info", `${attemptLabel(call, retry, maxRetries)}: waited ${Date.now() - queuedAt} ms for its turn in the rate-limit queue`);
+        log?.("info", `${attemptLabel(call, retry, maxRetries)}: waited ${Math.round(performance.now() - queuedAt)} ms for its turn in the rate-limit queue`);
       }
       requeued = undefined;
-      // The hook sees each attempt before its time starts; what it returns is not kept for the next one.
-      if (onRequest) init.headers = await hookedHeaders(onRequest, policy, { ...call, headers }, attemptContext(policy, retry));
-      const started = Date.now();
+      // Until fetch has the request, an abort or a failing hook sends nothing, and the turn goes back to the store.
+      try {
+        caller?.throwIfAborted();
+        // The hook sees each attempt before its time starts; what it returns is not kept for the next one. An abort
+        // while it runs ends the call at once: the hook may finish, and nothing is sent after it.
+        if (onRequest) init.headers = await untilAborted(hookedHeaders(onRequest, policy, { ...call, headers }, attemptContext(policy, retry)), caller);
+        caller?.throwIfAborted();
+      } catch (error) {
+        queue.release(ticket);
+        throw error;
+      }
+      const started = performance.now();
       // One attempt: the response and its whole body within `timeoutMs`, from one controller fed by the timer and
       // the caller's signal. The caller's listener is removed after the attempt, so a long-lived signal does not
       // collect one per call; no closure is made unless the caller gave a signal.
@@ -174,15 +185,15 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         clearTimeout(timer);
         // Stryker disable next-line OptionalChaining: the listener exists only when there is a signal.
         if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
-        // The server counted this request when it arrived, before now: the queue counts it from now.
-        queue.answered(rateLimit, started);
+        // The server counted this request when it arrived, at the latest now: the store counts it from now.
+        queue.answered(rateLimit, ticket);
       }
 
       if (failure) {
         const again = retry < maxRetries && isRetryableFailure(failure, idempotent);
         log?.(
           again ? "warn" : "error",
-          `${attemptLabel(call, retry, maxRetries)}: ${failure.message} after ${Date.now() - started} ms${again ? ", retrying" : ""}`,
+          `${attemptLabel(call, retry, maxRetries)}: ${failure.message} after ${elapsedMs(started)} ms${again ? ", retrying" : ""}`,
         );
         if (!again) throw failure;
         await sleep(backoffMs(retry), caller);
@@ -213,7 +224,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
           errorKey,
           retryAfterMs,
         };
-        queue.limited(answer, waitMs as number, rateLimit, started, Math.max(0, leftMs - (waitMs as number)));
+        queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number)));
       }
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
       if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });
@@ -270,7 +281,7 @@ function attemptLabel({ method, url }: OutgoingCall, retry: number, maxRetries: 
 /** An attempt's log line: its answer and how long it took. */
 function outcome(call: OutgoingCall, retry: number, maxRetries: number, response: Response, started: number, requestIdField: string | undefined): string {
   const requestId = requestIdOf(response, requestIdField);
-  return `${attemptLabel(call, retry, maxRetries)}: ${response.status} in ${Date.now() - started} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
+  return `${attemptLabel(call, retry, maxRetries)}: ${response.status} in ${elapsedMs(started)} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
 }
 
 /**
@@ -365,6 +376,25 @@ function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
   return `${error.message}${cause}`;
+}
+
+/** Whole milliseconds since `since`, on the monotonic clock, for log lines. */
+function elapsedMs(since: number): number {
+  return Math.round(performance.now() - since);
+}
+
+/**
+ * A promise's outcome, or the signal's reason as soon as it aborts: what is awaited is not stopped, its outcome
+ * no longer matters.
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed when the promise settles, so `once` changes nothing.
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** Waits, unless the caller aborts first. */

@@ -24,38 +24,49 @@ export function rateLimitFromText(text: string): RateLimit | undefined {
   return match && requests >= 1 && intervalMs >= 1 ? { requests, intervalMs } : undefined;
 }
 
+/** Names one send a store counted, for what the store is told of it afterwards. */
+export type Ticket = string;
+
 /**
- * A store's answer to `take`: 0 when the send may go now; otherwise how long to wait, whether a 429's pause is why,
- * and the budget a 429 taught when that is what the wait is for (it is lower than the client's own limit, or the
- * client has none).
+ * A store's refusal: how long to wait before asking again, whether a 429's pause is why, and the budget a 429
+ * taught when that is what the wait is for (it is lower than the client's own limit, or the client has none).
  */
-export type Turn = 0 | { waitMs: number; paused: boolean; lowered?: RateLimit };
+export interface Wait {
+  waitMs: number;
+  paused: boolean;
+  lowered?: RateLimit;
+}
+
+/** A store's answer to `take`: a ticket when the send may go now, else how long to wait. */
+export type Turn = Ticket | Wait;
 
 /**
  * Where a credential's sends are counted, and what its 429s taught. `key` names the interface, the server and the
  * credential; a store shared beyond this process must not keep it as it is (it may hold a token): the Redis store
- * hashes it.
+ * hashes it. Each send is known by the ticket `take` gave it: it counts from its take until its answer (the server
+ * counts it when it arrives, somewhere in between, however long a hook or a busy event loop holds it), and from
+ * its answer after, for a window.
  */
 export interface RateLimitStore {
   /**
-   * Takes one send for `key` when `key` is not paused and fewer sends were taken in the last window than its budget
-   * allows (`limit`, the client's own, lowered to what a 429 taught; windows widened by `marginMs`); otherwise says
-   * how long to wait before asking again.
+   * Takes one send for `key` when `key` is not paused and fewer sends count in the last window than its budget
+   * allows (`limit`, the client's own, lowered to what a 429 taught; windows widened by `marginMs`), and answers
+   * its ticket; otherwise says how long to wait before asking again.
    */
   take(key: string, limit: RateLimit | undefined): Turn | Promise<Turn>;
   /**
-   * A send of `key` taken `elapsedMs` ago got a 429 asking to wait `waitMs`: every sender of `key` pauses that long
-   * (a longer pause already set stays), and the budget drops to what the server accepted in the window that ended
-   * in it (see createMemoryRateLimitStore).
+   * The send `ticket` names has its answer, or its failure, now: it counts from now, for a window (the server
+   * counted it when it arrived, at the latest now).
    */
-  limited(key: string, limit: RateLimit | undefined, waitMs: number, elapsedMs: number): void | Promise<void>;
+  answered(key: string, limit: RateLimit | undefined, ticket: Ticket): void | Promise<void>;
   /**
-   * The send of `key` taken `elapsedMs` ago (under `limit`) has its answer, or its failure, now. The server counted
-   * it when it arrived, somewhere in between, so the store counts it from now: the latest send taken at or before
-   * then moves to now. Optional: a store without it counts each send from its take, and only `marginMs` covers a
-   * request that reached the server late (a new TLS connection, a busy event loop, an `onRequest` hook).
+   * The send `ticket` names got a 429 asking to wait `waitMs`: every sender of `key` pauses that long (a longer
+   * pause already set stays), and the budget drops to what the server accepted in the window that ended in it (see
+   * createMemoryRateLimitStore). Told after `answered`.
    */
-  answered?(key: string, limit: RateLimit, elapsedMs: number): void | Promise<void>;
+  limited(key: string, limit: RateLimit | undefined, waitMs: number, ticket: Ticket): void | Promise<void>;
+  /** The send `ticket` names was never made (its call was cancelled before `fetch` had it): it no longer counts. */
+  release(key: string, ticket: Ticket): void | Promise<void>;
 }
 
 /**
@@ -65,15 +76,34 @@ export interface RateLimitStore {
  */
 export const marginMs = ({ intervalMs }: RateLimit): number => Math.max(50, Math.ceil(intervalMs / 100));
 
-interface Waiter {
+/**
+ * The longest a send counts as in flight when no answer comes (the process that took it ended before its answer):
+ * twice the default attempt timeout. After it, the send counts for a window more, as if answered then.
+ */
+export const maxInFlightMs = 120_000;
+
+/** What a call asks the queue for its turn. */
+export interface TurnRequest {
   limit: RateLimit | undefined;
+  signal: AbortSignal | undefined;
+  /** A call answered 429 goes back to the head of the queue. */
+  front: boolean;
   maxWaitMs: number;
   /** The time this call has waited because of 429s so far, its earlier attempts' included. */
   waitedMs: number;
-  /** When it joined the queue. */
-  queuedAt: number;
   call: CallName;
-  resolve(waitedMs: number): void;
+}
+
+/** A turn given after waiting: the send's ticket, and the time the call has then waited because of 429s. */
+export interface Granted {
+  ticket: Ticket;
+  waitedMs: number;
+}
+
+interface Waiter extends Omit<TurnRequest, "signal" | "front"> {
+  /** When it joined the queue, on the monotonic clock. */
+  queuedAt: number;
+  resolve(granted: Granted): void;
   reject(reason: unknown): void;
   /** Stops listening to the caller's signal, if it gave one. */
   stopWatching: (() => void) | undefined;
@@ -82,13 +112,17 @@ interface Waiter {
 /**
  * A credential's queue: its calls leave one by one, in order, when the store gives them a turn. The time a call
  * waits because of 429s (their pauses, and the part of a lowered budget's wait beyond what its own limit would
- * have cost) is bounded by its `maxRateLimitWaitMs`; waiting for its own limit's pace is not.
+ * have cost) is bounded by its `maxRateLimitWaitMs`; waiting for its own limit's pace is not. A call that aborts
+ * leaves at once, as if it had never been queued: a turn the store gives it after that goes to the next call, or
+ * back to the store.
  */
 export class CredentialQueue {
   readonly #store: RateLimitStore;
   readonly #key: string;
   readonly #waiters: Waiter[] = [];
   #pumping = false;
+  /** Ends the pump's wait early, while it waits: when the last call leaves the queue, nothing is left to wait for. */
+  #wake: (() => void) | undefined;
   /** The last 429 a call of the credential got here, for the calls it keeps from being sent. */
   #lastAnswer: RateLimitAnswer | undefined;
 
@@ -103,44 +137,29 @@ export class CredentialQueue {
   }
 
   /**
-   * Waits for a call's turn: undefined when it may go at once, else a promise that resolves, when it may, to the
-   * time it has then waited because of 429s (`waitedMs` is what it had waited before). It rejects with the signal's
-   * reason when the caller aborts (the call then leaves the queue, having sent nothing), or with a RateLimitError
-   * as soon as its waits because of 429s would pass `maxWaitMs`. `front` puts a call that got a 429 back at the
-   * head of the queue.
+   * A call's turn: its ticket when it may go at once, else a promise of it, given when it may. It rejects with the
+   * signal's reason as soon as the caller aborts (the call then leaves the queue, having sent nothing), or with a
+   * RateLimitError as soon as its waits because of 429s would pass `maxWaitMs`.
    */
-  turn(
-    limit: RateLimit | undefined,
-    signal: AbortSignal | undefined,
-    front: boolean,
-    maxWaitMs: number,
-    waitedMs: number,
-    call: CallName,
-  ): Promise<number> | undefined {
+  turn(request: TurnRequest): Ticket | Promise<Granted> {
+    const { signal } = request;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // Behind others, or while the store answers someone's turn, a call queues: turns are given in order.
+    if (this.#waiters.length > 0 || this.#pumping) return this.#enqueue(request, undefined, undefined);
     // With nobody waiting, the call asks the store itself: most calls go at once, without a promise or a timer.
-    const turn = this.#waiters.length === 0 ? this.#store.take(this.#key, limit) : undefined;
-    if (turn === 0) return undefined;
-    const waiter = { limit, maxWaitMs, waitedMs, call, signal, front };
-    if (turn instanceof Promise) return turn.then((later) => (later === 0 ? waitedMs : this.#wait(waiter, later)));
-    return this.#wait(waiter, turn);
+    const turn = this.#store.take(this.#key, request.limit);
+    if (typeof turn === "string") return turn;
+    // An answer still to come is the queue's first: whoever is at the head when it comes gets its ticket.
+    if (turn instanceof Promise) return this.#enqueue(request, undefined, turn);
+    return this.#enqueue(request, turn, undefined);
   }
 
-  /** Queues a call; `denied` is the store's answer it already got, if any. */
-  #wait(
-    {
-      limit,
-      maxWaitMs,
-      waitedMs,
-      call,
-      signal,
-      front,
-    }: Pick<Waiter, "limit" | "maxWaitMs" | "waitedMs" | "call"> & { signal: AbortSignal | undefined; front: boolean },
-    denied: Exclude<Turn, 0> | undefined,
-  ): Promise<number> {
+  /** Queues a call; `denied` is the store's refusal it already got, `asking` its answer still to come. */
+  #enqueue(request: TurnRequest, denied: Wait | undefined, asking: Promise<Turn> | undefined): Promise<Granted> {
+    const { limit, signal, front, maxWaitMs, waitedMs, call } = request;
     if (denied && waitedMs + chargedShare(denied, limit) * denied.waitMs > maxWaitMs) return Promise.reject(this.#tooLong(call, maxWaitMs, denied));
-    return new Promise<number>((resolve, reject) => {
-      const waiter: Waiter = { limit, maxWaitMs, waitedMs, queuedAt: Date.now(), call, resolve, reject, stopWatching: undefined };
+    return new Promise<Granted>((resolve, reject) => {
+      const waiter: Waiter = { limit, maxWaitMs, waitedMs, call, queuedAt: performance.now(), resolve, reject, stopWatching: undefined };
       if (signal) {
         const onAbort = () => {
           this.#remove(waiter);
@@ -152,46 +171,56 @@ export class CredentialQueue {
       }
       if (front) this.#waiters.unshift(waiter);
       else this.#waiters.push(waiter);
-      void this.#pump();
+      void this.#pump(asking);
     });
   }
 
   /**
-   * The call sent at `sentAt` under `limit` has its answer or its failure: the store counts it from now, when the
-   * server has surely counted it. A store that fails here only loses that precision; the call's outcome stands.
-   * Only a client with a limit of its own reports it: without one, a send counts from its take.
+   * The send `ticket` names has its answer or its failure: the store counts it from now, when the server has
+   * surely counted it. A store that fails here only loses that precision; the call's outcome stands.
    */
-  answered(limit: RateLimit | undefined, sentAt: number): void {
-    const { answered } = this.#store;
-    if (answered && limit) bestEffort(() => answered.call(this.#store, this.#key, limit, Math.max(0, Date.now() - sentAt)));
+  answered(limit: RateLimit | undefined, ticket: Ticket): void {
+    bestEffort(() => this.#store.answered(this.#key, limit, ticket));
+  }
+
+  /** The send `ticket` names will not be made (its call was cancelled, or its hook failed): it costs nothing. */
+  release(ticket: Ticket): void {
+    bestEffort(() => this.#store.release(this.#key, ticket));
   }
 
   /**
-   * The call sent at `sentAt` got `answer`, a 429 asking to wait `waitMs`. Every call of the credential stops for
+   * The send `ticket` names got `answer`, a 429 asking to wait `waitMs`. Every call of the credential stops for
    * that long, with up to 10% of it more (at most 1 s, and at most `spreadMs`, so that the call may still wait for
    * it), so that processes that share the credential do not all come back at once; the store lowers the budget.
    */
-  limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, sentAt: number, spreadMs: number): void {
+  limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, ticket: Ticket, spreadMs: number): void {
     this.#lastAnswer = answer;
     const jitter = Math.random() * Math.min(1000, waitMs / 10, spreadMs);
     // A store that cannot record it costs the pause here; the next take tells the calls what is wrong.
-    bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), Math.max(0, Date.now() - sentAt)));
+    bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), ticket));
   }
 
-  /** Every waiter removed is in the queue: it leaves once, when released or aborted (its release stops the abort). */
+  /** A waiter leaves the queue, released or aborted, once; the pump stops waiting when nobody is left. */
   #remove(waiter: Waiter): void {
-    this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
+    const index = this.#waiters.indexOf(waiter);
+    if (index !== -1) this.#waiters.splice(index, 1);
+    if (this.#waiters.length === 0) this.#wake?.();
   }
 
-  #release(waiter: Waiter, error?: unknown): void {
+  #grant(waiter: Waiter, ticket: Ticket): void {
     this.#remove(waiter);
     waiter.stopWatching?.();
-    if (error === undefined) waiter.resolve(waiter.waitedMs);
-    else waiter.reject(error);
+    waiter.resolve({ ticket, waitedMs: waiter.waitedMs });
+  }
+
+  #fail(waiter: Waiter, error: unknown): void {
+    this.#remove(waiter);
+    waiter.stopWatching?.();
+    waiter.reject(error);
   }
 
   /** The error of a call whose waits because of 429s would pass its bound: it was not sent. */
-  #tooLong(call: CallName, maxWaitMs: number, { waitMs, lowered }: Exclude<Turn, 0>): RateLimitError {
+  #tooLong(call: CallName, maxWaitMs: number, { waitMs, lowered }: Wait): RateLimitError {
     // A store names a lowered budget only when no pause is why it refused.
     const cause = lowered
       ? `a 429 lowered the credential's pace to ${lowered.requests} per ${lowered.intervalMs} ms`
@@ -199,39 +228,60 @@ export class CredentialQueue {
     return RateLimitError.notSent(call, this.#lastAnswer, `${cause}, and its waits because of 429s would pass maxRateLimitWaitMs (${maxWaitMs} ms)`, waitMs);
   }
 
-  /** Gives the head of the queue its turn as soon as the store allows, one after another, until the queue is empty. */
-  async #pump(): Promise<void> {
+  /**
+   * Gives the head of the queue its turn as soon as the store allows, one after another, until the queue is empty.
+   * `asking` is a take already under way, whose answer comes first.
+   */
+  async #pump(asking: Promise<Turn> | undefined): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
-      for (let head = this.#waiters[0]; head; head = this.#waiters[0]) {
+      while (this.#waiters.length > 0) {
         let turn: Turn;
         try {
-          turn = await this.#store.take(this.#key, head.limit);
+          turn = await (asking ?? this.#store.take(this.#key, (this.#waiters[0] as Waiter).limit));
         } catch (error) {
           // A store that fails fails the calls waiting on it rather than hanging them (the Redis store never does).
-          for (const waiter of [...this.#waiters]) this.#release(waiter, error);
+          for (const waiter of [...this.#waiters]) this.#fail(waiter, error);
           return;
         }
-        if (turn === 0) {
-          this.#release(head);
+        asking = undefined;
+        // The head when the answer comes gets it: the one that asked may have left meanwhile.
+        const head = this.#waiters[0];
+        if (typeof turn === "string") {
+          if (head) this.#grant(head, turn);
+          else this.release(turn);
           continue;
         }
-        const waitMs = turn.waitMs;
         // Every call that may not wait this long because of 429s fails now rather than after the wait.
         for (const waiter of [...this.#waiters]) {
-          if (waiter.waitedMs + chargedShare(turn, waiter.limit) * waitMs > waiter.maxWaitMs)
-            this.#release(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
+          if (waiter.waitedMs + chargedShare(turn, waiter.limit) * turn.waitMs > waiter.maxWaitMs)
+            this.#fail(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
         }
         if (this.#waiters.length === 0) return;
-        const from = Date.now();
-        await new Promise((resolve) => setTimeout(resolve, waitMs));
-        const to = Date.now();
+        const from = performance.now();
+        await this.#sleep(turn.waitMs);
+        const to = performance.now();
         for (const waiter of this.#waiters) waiter.waitedMs += chargedShare(turn, waiter.limit) * (to - Math.max(from, waiter.queuedAt));
       }
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /** Waits `ms`, or until the last waiter leaves: a process whose calls were all cancelled has nothing of ours left. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#wake = undefined;
+        resolve();
+      }, ms);
+      this.#wake = () => {
+        this.#wake = undefined;
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 }
 
@@ -239,7 +289,7 @@ export class CredentialQueue {
  * How much of a wait the store asked for counts against a call's bound: all of a pause; of a lowered budget's, the
  * part beyond what the call's own limit would have cost (all of it without a limit); none of its own limit's pace.
  */
-function chargedShare({ paused, lowered }: Exclude<Turn, 0>, limit: RateLimit | undefined): number {
+function chargedShare({ paused, lowered }: Wait, limit: RateLimit | undefined): number {
   if (paused) return 1;
   if (!lowered) return 0;
   if (!limit) return 1;

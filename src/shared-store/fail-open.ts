@@ -3,7 +3,7 @@
 // tries the shared store again once a second, and says so once more when it answers again. A store that paces
 // calls must never be why they fail: the server itself may be up the whole time.
 import { createMemoryRateLimitStore } from "../client/memory-store.js";
-import { marginMs, type RateLimit, type RateLimitStore } from "../client/rate-limit.js";
+import { marginMs, type RateLimit, type RateLimitStore, type Ticket, type Turn } from "../client/rate-limit.js";
 import type { SharedRateLimitStore } from "./redis-store.js";
 
 /** Where the store says it fell back and came back: `console` by default. */
@@ -26,21 +26,22 @@ const probeKey = "ingestion-api store probe";
 /** How often, at most, a store counting in memory asks the shared one whether it answers again. */
 export const probeIntervalMs = 1_000;
 
-export function failingOpen(shared: SharedRateLimitStore, { logger, commandTimeoutMs, name }: FailOpenOptions): Required<RateLimitStore> {
+export function failingOpen(shared: SharedRateLimitStore, { logger, commandTimeoutMs, name }: FailOpenOptions): RateLimitStore {
   const local = createMemoryRateLimitStore();
-  // When the store fell back (0 while the shared store answers), and when it last came back.
-  let downSince = 0;
-  let upSince = 0;
+  // When the store fell back (undefined while the shared store answers), and when it last came back (never, at first:
+  // on the monotonic clock a process starts near 0, and a store that never fell back is not just back).
+  let downSince: number | undefined;
+  let upSince = Number.NEGATIVE_INFINITY;
 
   /** A command of the shared store, or undefined when it failed: the caller then asks the memory store. */
   async function attempt<T>(command: () => T | Promise<T>): Promise<{ value: T } | undefined> {
-    const startedAt = Date.now();
+    const startedAt = performance.now();
     try {
       return { value: await withDeadline(command(), commandTimeoutMs) };
     } catch (error) {
       // A command sent before the store came back says nothing of it now.
-      if (downSince === 0 && startedAt >= upSince) {
-        downSince = Date.now();
+      if (downSince === undefined && startedAt >= upSince) {
+        downSince = performance.now();
         logger.warn(`ingestion-api: ${name} failed (${reasonOf(error)}); counting each credential's sends in this process until it answers again`);
         probeLater();
       }
@@ -56,42 +57,72 @@ export function failingOpen(shared: SharedRateLimitStore, { logger, commandTimeo
   function probeLater(): void {
     const timer = setTimeout(() => {
       withDeadline(shared.take(probeKey, undefined), commandTimeoutMs).then(() => {
-        logger.warn(`ingestion-api: ${name} answers again after ${Math.round((Date.now() - downSince) / 1000)} s; sharing each credential's count again`);
-        downSince = 0;
-        upSince = Date.now();
+        logger.warn(
+          `ingestion-api: ${name} answers again after ${Math.round((performance.now() - (downSince as number)) / 1000)} s; sharing each credential's count again`,
+        );
+        downSince = undefined;
+        upSince = performance.now();
       }, probeLater);
     }, probeIntervalMs) as unknown as { unref?(): void };
     // Stryker disable next-line OptionalChaining: Node's timers have unref, which is what matters here; Deno's are numbers.
     timer.unref?.();
   }
 
+  // A ticket of this store names the send in both: the memory store's ticket (the mirror of a shared send, or the
+  // send itself while counting alone; empty when there is none), "|", and the shared store's (empty while down).
   return {
     async take(key, limit) {
-      if (downSince === 0) {
-        // Just back, a send must fit this process's share too for a window: a Redis that restarted knows nothing of
-        // the sends made apart, which the server still counts.
-        const justBack = limit !== undefined && Date.now() - upSince < limit.intervalMs + marginMs(limit);
-        if (justBack) {
-          const own = local.take(key, shareOf(limit, shared.sharers(key)));
-          if (own !== 0) return own;
-        }
-        const turn = await attempt(() => shared.take(key, limit));
-        // A send the shared store took is kept in memory too: counting alone then starts from this process's own.
-        if (turn?.value === 0 && !justBack) local.take(key, undefined);
-        if (turn) return turn.value;
+      const share = shareOf(limit, shared.sharers(key));
+      if (downSince !== undefined) return joined(local.take(key, share), "");
+      // Just back, a send must fit this process's share too for a window: a Redis that restarted knows nothing of
+      // the sends made apart, which the server still counts.
+      let mirror: Ticket | undefined;
+      if (limit !== undefined && performance.now() - upSince < limit.intervalMs + marginMs(limit)) {
+        const own = local.take(key, share);
+        if (typeof own !== "string") return own;
+        mirror = own;
       }
-      return local.take(key, shareOf(limit, shared.sharers(key)));
+      const turn = await attempt(() => shared.take(key, limit));
+      if (!turn) return mirror === undefined ? joined(local.take(key, share), "") : joined(mirror, "");
+      if (typeof turn.value !== "string") {
+        if (mirror !== undefined) local.release(key, mirror);
+        return turn.value;
+      }
+      // A send the shared store took is kept in memory too: counting alone then starts from this process's own.
+      if (mirror === undefined) {
+        const own = local.take(key, undefined);
+        mirror = typeof own === "string" ? own : "";
+      }
+      return joined(mirror, turn.value);
     },
-    async limited(key, limit, waitMs, elapsedMs) {
+    async answered(key, limit, ticket) {
+      const [mine, theirs] = parts(ticket);
+      if (mine) local.answered(key, limit, mine);
+      if (theirs && downSince === undefined) await attempt(() => shared.answered(key, limit, theirs));
+    },
+    async limited(key, limit, waitMs, ticket) {
+      const [mine, theirs] = parts(ticket);
       // The pause holds this process's calls at once, whatever the shared store does.
-      local.limited(key, limit, waitMs, elapsedMs);
-      if (downSince === 0) await attempt(() => shared.limited(key, limit, waitMs, elapsedMs));
+      local.limited(key, limit, waitMs, mine);
+      if (downSince === undefined) await attempt(() => shared.limited(key, limit, waitMs, theirs));
     },
-    async answered(key, limit, elapsedMs) {
-      if (downSince === 0 && (await attempt(() => shared.answered(key, limit, elapsedMs)))) return;
-      local.answered(key, limit, elapsedMs);
+    async release(key, ticket) {
+      const [mine, theirs] = parts(ticket);
+      if (mine) local.release(key, mine);
+      if (theirs && downSince === undefined) await attempt(() => shared.release(key, theirs));
     },
   };
+}
+
+/** This store's ticket for a turn of the memory store's and the shared store's ticket; a wait as it is. */
+function joined(local: Turn, theirs: Ticket): Turn {
+  return typeof local === "string" ? `${local}|${theirs}` : local;
+}
+
+/** A ticket's parts: the memory store's and the shared store's, each empty when there is none. */
+function parts(ticket: Ticket): [mine: Ticket, theirs: Ticket] {
+  const bar = ticket.indexOf("|");
+  return bar === -1 ? [ticket, ""] : [ticket.slice(0, bar), ticket.slice(bar + 1)];
 }
 
 /**

@@ -1,14 +1,15 @@
 // The rate-limit store as Redis keeps it, for every process given the same Redis and prefix: a credential's sliding
 // log, its pause and the budget its 429s taught, each changed by one Lua script, so a take or a 429 is one round trip
 // and atomic. Times are Redis's own clock (TIME), so the machines' clocks never matter. The scripts do what the memory
-// store (src/client/rate-limit.ts) does, rule for rule; test/sdk/rate-limit-stores.test.ts holds both to it.
-import type { RateLimit, RateLimitStore, Turn } from "../client/rate-limit.js";
+// store (src/client/memory-store.ts) does, rule for rule; test/sdk/rate-limit-stores.test.ts holds both to it.
+import { maxInFlightMs, type RateLimit, type RateLimitStore, type Turn } from "../client/rate-limit.js";
 
 /** An ioredis client (`new Redis(...)`, `new Cluster(...)`) or a connected node-redis one (`createClient(...)`, v4 or later). */
 export type RedisClient = object;
 
-// What every script starts with. KEYS[1] is the log (a sorted set of send times), KEYS[2] the pause, KEYS[3] what
-// the 429s taught (a hash: requests, intervalMs, growsAt, stepWindows, limitedAt). ARGV[1] and ARGV[2] are the client's limit
+// What every script starts with. KEYS[1] is the log (a sorted set of sends, each scored with when it counts until
+// while in flight, its take and maxInFlightMs, then with when its answer came), KEYS[2] the pause, KEYS[3] what
+// the 429s taught (a hash: requests, intervalMs, growsAt, stepWindows, limitedAt and limitedAtUs). ARGV[1] and ARGV[2] are the client's limit
 // (0 and 0 without one). `budget()` is the limit a send leaves under now, and whether it is lowered.
 const prelude = `
 local t = redis.call('TIME')
@@ -44,9 +45,11 @@ end
 `;
 
 // KEYS[4] holds the stores that took a send of the credential in the last minute, by ARGV[3], each store's id: how
-// many share it. Without a budget, a send is logged for what the next 429 teaches: the latest 10,000, for an hour at
-// most. Answers {0, sharers} when the send is taken, else {1, sharers, ms} while paused, {2, sharers, ms, requests,
-// intervalMs} while a lowered budget is full, and {3, sharers, ms} while the client's own limit is.
+// many share it. A send taken is a member named by the time in microseconds, the store's id and ARGV[4], its count
+// in the store: its ticket. Without a budget, a send is logged for what the next 429 teaches: the latest 10,000, for an hour at
+// most. Answers {0, sharers, ticket} when the send is taken, else {1, sharers, ms} while paused, {2, sharers, ms,
+// requests, intervalMs} while a lowered budget is full, and {3, sharers, ms} while the client's own limit is (a
+// margin when the send to wait for is still in flight: its answer says how long).
 const take = `${prelude}
 redis.call('ZADD', KEYS[4], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - 60000)
@@ -55,37 +58,44 @@ local sharers = redis.call('ZCARD', KEYS[4])
 local paused = redis.call('PTTL', KEYS[2])
 if paused > 0 then return {1, sharers, paused} end
 local requests, interval, lowered = budget()
-local member = t[1] .. t[2] .. ':' .. redis.call('ZCARD', KEYS[1])
+local member = t[1] .. string.format('%06d', tonumber(t[2])) .. ':' .. ARGV[3] .. ':' .. ARGV[4]
+local inFlight = now + ${maxInFlightMs}
 if not requests then
-  redis.call('ZADD', KEYS[1], now, member)
+  redis.call('ZADD', KEYS[1], inFlight, member)
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -10001)
   redis.call('PEXPIRE', KEYS[1], 3600000)
-  return {0, sharers}
+  return {0, sharers, member}
 end
 local window = interval + margin(interval)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 local taken = redis.call('ZCARD', KEYS[1])
 if taken < requests then
-  redis.call('ZADD', KEYS[1], now, member)
-  redis.call('PEXPIRE', KEYS[1], window)
-  return {0, sharers}
+  redis.call('ZADD', KEYS[1], inFlight, member)
+  if redis.call('PTTL', KEYS[1]) < ${maxInFlightMs} + window then redis.call('PEXPIRE', KEYS[1], ${maxInFlightMs} + window) end
+  return {0, sharers, member}
 end
-local leaving = redis.call('ZRANGE', KEYS[1], taken - requests, taken - requests, 'WITHSCORES')
-local waitMs = tonumber(leaving[2]) + window - now
+local leaving = tonumber(redis.call('ZRANGE', KEYS[1], taken - requests, taken - requests, 'WITHSCORES')[2])
+local waitMs = leaving + window - now
+if leaving > now then waitMs = margin(interval) end
 if lowered then return {2, sharers, waitMs, requests, interval} end
 return {3, sharers, waitMs}`;
 
-// A 429: ARGV[3] the pause, ARGV[4] how long ago the send was taken.
+// A 429: ARGV[3] the pause, ARGV[4] the send's ticket, which starts with when it was taken, in microseconds, so a
+// send taken in the millisecond of the last 429 but before it is told apart (another store's ticket, or none,
+// counts as taken now).
 const limited = `${prelude}
 local waitMs = tonumber(ARGV[3])
+local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local takenAtUs = tonumber(string.match(ARGV[4], '^(%d+):[^:]+:%d+$')) or nowUs
 if waitMs > 0 and redis.call('PTTL', KEYS[2]) < waitMs then redis.call('SET', KEYS[2], '1', 'PX', waitMs) end
 local limitedAt = tonumber(redis.call('HGET', KEYS[3], 'limitedAt')) or 0
+local limitedAtUs = tonumber(redis.call('HGET', KEYS[3], 'limitedAtUs')) or 0
 local learned = tonumber(redis.call('HGET', KEYS[3], 'requests'))
-if learned and now - tonumber(ARGV[4]) < limitedAt then
+if learned and takenAtUs < limitedAtUs then
   redis.call('HSET', KEYS[3], 'requests', math.max(1, learned - 1))
   return 0
 end
-redis.call('HSET', KEYS[3], 'limitedAt', now)
+redis.call('HSET', KEYS[3], 'limitedAt', now, 'limitedAtUs', nowUs)
 redis.call('PEXPIRE', KEYS[3], 3600000 + waitMs)
 local current, interval = budget()
 local since = limitedAt
@@ -103,17 +113,19 @@ redis.call('HSET', KEYS[3], 'requests', math.min(current, count - 1), 'intervalM
 redis.call('PEXPIRE', KEYS[3], math.max(3600000, waitMs + 101 * interval * stepWindows))
 return 0`;
 
-// An answer: ARGV[3] how long ago its send was taken. The latest send taken by then moves to now, and the log is
-// kept for a window from now.
+// An answer: ARGV[3] the send's ticket. The send counts from now (unless it is gone: released, or in flight so long
+// it left the log); the log is kept for a window from now at least.
 const answered = `${prelude}
-local found = redis.call('ZREVRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[3]), '-inf', 'LIMIT', 0, 1)
-if #found == 0 then return 0 end
-redis.call('ZADD', KEYS[1], now, found[1])
+if not redis.call('ZSCORE', KEYS[1], ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], now, ARGV[3])
 local requests, interval = budget()
 if not requests then return 1 end
 local window = interval + margin(interval)
 if redis.call('PTTL', KEYS[1]) < window then redis.call('PEXPIRE', KEYS[1], window) end
 return 1`;
+
+// A send that was never made: ARGV[1] its ticket, which no longer counts.
+const release = "return redis.call('ZREM', KEYS[1], ARGV[1])";
 
 /** Runs a script through whichever client it is: ioredis takes positional arguments, node-redis an object. */
 function evaluate(client: RedisClient, script: string, keys: string[], args: string[]): Promise<unknown> {
@@ -125,7 +137,7 @@ function evaluate(client: RedisClient, script: string, keys: string[], args: str
 const limitArgs = (limit: RateLimit | undefined): string[] => (limit ? [String(limit.requests), String(limit.intervalMs)] : ["0", "0"]);
 
 /** A store several processes share, which knows how many share each credential. */
-export interface SharedRateLimitStore extends Required<RateLimitStore> {
+export interface SharedRateLimitStore extends RateLimitStore {
   /** How many stores took a send of `key` in the last minute, the most its takes saw in that minute; 1 before any. */
   sharers(key: string): number;
 }
@@ -137,6 +149,8 @@ export interface SharedRateLimitStore extends Required<RateLimitStore> {
 export function redisRateLimitStore(client: RedisClient, keyPrefix: string): SharedRateLimitStore {
   // This store among those sharing a credential: a random id, which says nothing of the process or the credential.
   const id = crypto.randomUUID();
+  // The sends this store took, for their tickets.
+  let taken = 0;
   // The most stores seen sharing each credential in the last minute, and when: a Redis that restarted empty counts
   // them again from one, and a process that must count alone then keeps its share of the fleet it knew.
   const sharing = new Map<string, { count: number; at: number }>();
@@ -157,20 +171,25 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Sha
   };
   return {
     async take(key, limit): Promise<Turn> {
-      const answer = await evaluate(client, take, await keysOf(key), [...limitArgs(limit), id]);
-      const [kind, sharers, waitMs, requests, intervalMs] = (answer as unknown[]).map(Number) as number[];
+      const answer = (await evaluate(client, take, await keysOf(key), [...limitArgs(limit), id, String(++taken)])) as unknown[];
+      const [kind, sharers, waitMs, requests, intervalMs] = answer.map(Number) as number[];
       const seen = sharing.get(key);
-      if (!seen || (sharers as number) >= seen.count || Date.now() - seen.at > 60_000) sharing.set(key, { count: sharers as number, at: Date.now() });
-      if (kind === 0) return 0;
+      const now = performance.now();
+      if (!seen || (sharers as number) >= seen.count || now - seen.at > 60_000) sharing.set(key, { count: sharers as number, at: now });
+      if (kind === 0) return String(answer[2]);
       if (kind === 2)
         return { waitMs: Math.max(1, waitMs as number), paused: false, lowered: { requests: requests as number, intervalMs: intervalMs as number } };
       return { waitMs: Math.max(1, waitMs as number), paused: kind === 1 };
     },
-    async limited(key, limit, waitMs, elapsedMs) {
-      await evaluate(client, limited, await keysOf(key), [...limitArgs(limit), String(Math.ceil(waitMs)), String(Math.floor(elapsedMs))]);
+    async limited(key, limit, waitMs, ticket) {
+      await evaluate(client, limited, await keysOf(key), [...limitArgs(limit), String(Math.ceil(waitMs)), ticket]);
     },
-    async answered(key, limit, elapsedMs) {
-      await evaluate(client, answered, await keysOf(key), [...limitArgs(limit), String(Math.floor(elapsedMs))]);
+    async answered(key, limit, ticket) {
+      await evaluate(client, answered, await keysOf(key), [...limitArgs(limit), ticket]);
+    },
+    async release(key, ticket) {
+      const [log] = await keysOf(key);
+      await evaluate(client, release, [log as string], [ticket]);
     },
     sharers: (key) => sharing.get(key)?.count ?? 1,
   };

@@ -3,7 +3,16 @@
 // fails the waiting calls, and the budget a 429 teaches shrinks and grows back as stated.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type RateLimitAnswer, RateLimitError } from "../../src/client/errors.js";
-import { CredentialQueue, credentialQueue, type RateLimit, type RateLimitStore, type Turn } from "../../src/client/rate-limit.js";
+import {
+  CredentialQueue,
+  credentialQueue,
+  type Granted,
+  type RateLimit,
+  type RateLimitStore,
+  type Ticket,
+  type Turn,
+  type TurnRequest,
+} from "../../src/client/rate-limit.js";
 
 const start = Date.parse("2026-11-26T12:00:00Z");
 beforeEach(() => {
@@ -26,15 +35,17 @@ const answer: RateLimitAnswer = {
   retryAfterMs: 2_000,
 };
 
-/** A store that answers each take from `answer` and records what the queue asked and told it. */
-function scriptedStore(answer: (limit: RateLimit | undefined) => Turn | Promise<Turn> = () => 0) {
+/** A store that answers each take from `answer` (a new ticket by default) and records what the queue told it. */
+function scriptedStore(answer: (limit: RateLimit | undefined) => Turn | Promise<Turn> = newTicket) {
   const takes: (RateLimit | undefined)[] = [];
   const pauses: number[] = [];
-  const answers: { limit: RateLimit; elapsedMs: number }[] = [];
-  const store: RateLimitStore & { takes: typeof takes; pauses: number[]; answers: typeof answers } = {
+  const answers: { limit: RateLimit | undefined; ticket: Ticket }[] = [];
+  const released: Ticket[] = [];
+  const store: RateLimitStore & { takes: typeof takes; pauses: number[]; answers: typeof answers; released: Ticket[] } = {
     takes,
     pauses,
     answers,
+    released,
     take(takenKey, takenLimit) {
       expect(takenKey).toBe(key);
       takes.push(takenLimit);
@@ -44,25 +55,47 @@ function scriptedStore(answer: (limit: RateLimit | undefined) => Turn | Promise<
       expect(limitedKey).toBe(key);
       pauses.push(waitMs);
     },
-    answered(answeredKey, answeredLimit, elapsedMs) {
+    answered(answeredKey, answeredLimit, ticket) {
       expect(answeredKey).toBe(key);
-      answers.push({ limit: answeredLimit, elapsedMs });
+      answers.push({ limit: answeredLimit, ticket });
+    },
+    release(releasedKey, ticket) {
+      expect(releasedKey).toBe(key);
+      released.push(ticket);
     },
   };
   return store;
 }
 
-/** Turns, in order, then 0 for every later take. */
+let tickets = 0;
+/** A ticket no other take got. */
+function newTicket(): Ticket {
+  return `ticket ${++tickets}`;
+}
+
+/** Turns, in order, then a new ticket for every later take. */
 const turns =
   (...script: Turn[]) =>
-  () =>
-    script.shift() ?? 0;
+  (): Turn =>
+    script.shift() ?? newTicket();
 
-/** Records when each of `promises` settles, by name, as the fake clock runs. */
-function settleOrder(promises: Record<string, Promise<number> | undefined>) {
+/** What a call asks the queue, with the defaults of most tests: the limit, no signal, a minute's bound. */
+const asking = (request: Partial<TurnRequest> = {}): TurnRequest => ({
+  limit,
+  signal: undefined,
+  front: false,
+  maxWaitMs: 60_000,
+  waitedMs: 0,
+  call,
+  ...request,
+});
+
+/** Records when each of `turns` settles, by name, as the fake clock runs; a ticket given at once is not a promise. */
+function settleOrder(promises: Record<string, Promise<Granted> | Ticket>) {
   const order: string[] = [];
   for (const [name, promise] of Object.entries(promises)) {
-    promise?.then(
+    if (typeof promise === "string") continue;
+    promise.then(
       () => order.push(`${name} at ${Date.now() - start}`),
       (error: Error) => order.push(`${name} failed at ${Date.now() - start}: ${error.message}`),
     );
@@ -70,12 +103,15 @@ function settleOrder(promises: Record<string, Promise<number> | undefined>) {
   return order;
 }
 
+/** A turn's outcome as a promise, whether given at once or later. */
+const settled = (turn: Promise<Granted> | Ticket): Promise<Granted> => (typeof turn === "string" ? Promise.resolve({ ticket: turn, waitedMs: 0 }) : turn);
+
 describe("a call's turn", () => {
   it("is given at once when nobody waits and the store takes the send", async () => {
     const store = scriptedStore();
     const queue = new CredentialQueue(store, key);
     let given = false;
-    void Promise.resolve(queue.turn(limit, undefined, false, 60_000, 0, call)).then(() => (given = true));
+    void Promise.resolve(queue.turn(asking())).then(() => (given = true));
     // Promises settle, no time passes: a turn that waited on any timer would not be given yet.
     await vi.advanceTimersByTimeAsync(0);
     expect(given).toBe(true);
@@ -86,14 +122,14 @@ describe("a call's turn", () => {
     const store = scriptedStore();
     const queue = new CredentialQueue(store, key);
     const reason = new Error("gave up");
-    await expect(queue.turn(limit, AbortSignal.abort(reason), false, 60_000, 0, call)).rejects.toBe(reason);
+    await expect(settled(queue.turn(asking({ signal: AbortSignal.abort(reason) })))).rejects.toBe(reason);
     expect(store.takes).toEqual([]);
   });
 
   it("waits as long as the store says, then asks again and goes", async () => {
     const store = scriptedStore(turns({ waitMs: 300, paused: false }, { waitMs: 300, paused: false }, { waitMs: 200, paused: false }));
     const queue = new CredentialQueue(store, key);
-    const order = settleOrder({ first: queue.turn(limit, undefined, false, 60_000, 0, call) });
+    const order = settleOrder({ first: queue.turn(asking()) });
     await vi.advanceTimersByTimeAsync(299);
     expect(order).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
@@ -103,16 +139,16 @@ describe("a call's turn", () => {
     expect(store.takes).toHaveLength(4);
   });
 
-  it("with a store that answers later: a promised 0 goes at once, a promised wait queues the call", async () => {
-    const script = turns(0, { waitMs: 100, paused: false }, { waitMs: 100, paused: false });
+  it("with a store that answers later: a promised ticket goes at once, a promised wait queues the call for that long", async () => {
+    const script = turns("first ticket", { waitMs: 100, paused: false });
     const queue = new CredentialQueue(
       scriptedStore(async () => script()),
       key,
     );
-    const first = settleOrder({ first: queue.turn(limit, undefined, false, 60_000, 0, call) });
+    const first = settleOrder({ first: queue.turn(asking()) });
     await vi.advanceTimersByTimeAsync(0);
     expect(first).toEqual(["first at 0"]);
-    const second = settleOrder({ second: queue.turn(limit, undefined, false, 60_000, 0, call) });
+    const second = settleOrder({ second: queue.turn(asking()) });
     await vi.advanceTimersByTimeAsync(100);
     expect(second).toEqual(["second at 100"]);
   });
@@ -122,18 +158,18 @@ describe("a call's turn", () => {
       scriptedStore(async () => ({ waitMs: 5_000, paused: true })),
       key,
     );
-    await expect(queue.turn(limit, undefined, false, 1_000, 0, call)).rejects.toBeInstanceOf(RateLimitError);
+    await expect(settled(queue.turn(asking({ maxWaitMs: 1_000 })))).rejects.toBeInstanceOf(RateLimitError);
   });
 });
 
 describe("the queue's order", () => {
   it("lets waiting calls leave one by one in the order they came, asking the store for the head each time", async () => {
-    const store = scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 100, paused: false }, 0, { waitMs: 100, paused: false }));
+    const store = scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 100, paused: false }, "second ticket", { waitMs: 100, paused: false }));
     const queue = new CredentialQueue(store, key);
     const order = settleOrder({
-      one: queue.turn(limit, undefined, false, 60_000, 0, call),
-      two: queue.turn(limit, undefined, false, 60_000, 0, call),
-      three: queue.turn(limit, undefined, false, 60_000, 0, call),
+      one: queue.turn(asking()),
+      two: queue.turn(asking()),
+      three: queue.turn(asking()),
     });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(order).toEqual(["one at 100", "two at 200", "three at 200"]);
@@ -143,8 +179,8 @@ describe("the queue's order", () => {
     const store = scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 100, paused: false }));
     const queue = new CredentialQueue(store, key);
     const order = settleOrder({
-      waiting: queue.turn(limit, undefined, false, 60_000, 0, call),
-      requeued: queue.turn(limit, undefined, true, 60_000, 0, call),
+      waiting: queue.turn(asking()),
+      requeued: queue.turn(asking({ front: true })),
     });
     await vi.advanceTimersByTimeAsync(1_000);
     expect(order).toEqual(["requeued at 100", "waiting at 100"]);
@@ -153,8 +189,8 @@ describe("the queue's order", () => {
   it("takes a later call behind those waiting, even when the store would let it go", async () => {
     const store = scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 100, paused: false }));
     const queue = new CredentialQueue(store, key);
-    const first = queue.turn(limit, undefined, false, 60_000, 0, call);
-    const later = queue.turn(limit, undefined, false, 60_000, 0, call);
+    const first = queue.turn(asking());
+    const later = queue.turn(asking());
     expect(later).toBeInstanceOf(Promise);
     const order = settleOrder({ first, later });
     await vi.advanceTimersByTimeAsync(100);
@@ -167,8 +203,8 @@ describe("the queue's order", () => {
     const queue = new CredentialQueue(store, key);
     const controller = new AbortController();
     const order = settleOrder({
-      aborted: queue.turn(limit, controller.signal, false, 60_000, 0, call),
-      next: queue.turn(limit, undefined, false, 60_000, 0, call),
+      aborted: queue.turn(asking({ signal: controller.signal })),
+      next: queue.turn(asking()),
     });
     await vi.advanceTimersByTimeAsync(50);
     controller.abort(new Error("gave up"));
@@ -185,10 +221,75 @@ describe("the queue's order", () => {
     const queue = new CredentialQueue(store, key);
     const controller = new AbortController();
     const removed = vi.spyOn(controller.signal, "removeEventListener");
-    const turn = queue.turn(limit, controller.signal, false, 60_000, 0, call);
+    const turn = queue.turn(asking({ signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(100);
-    await expect(turn).resolves.toBe(0);
+    await expect(turn).resolves.toMatchObject({ ticket: expect.any(String) });
     expect(removed).toHaveBeenCalledWith("abort", expect.any(Function));
+  });
+});
+
+describe("a call cancelled while the store answers, or while the queue waits", () => {
+  /** A store whose takes answer when the test says, each with the turn it is given. */
+  function answeringLater() {
+    const pending: ((turn: Turn) => void)[] = [];
+    const store = scriptedStore(() => new Promise<Turn>((resolve) => pending.push(resolve)));
+    return { store, answer: (turn: Turn) => (pending.shift() as (turn: Turn) => void)(turn) };
+  }
+
+  it("rejects at once with the signal's reason while the store has not answered, and hands the turn it gives back", async () => {
+    const { store, answer } = answeringLater();
+    const queue = new CredentialQueue(store, key);
+    const controller = new AbortController();
+    const order = settleOrder({ cancelled: queue.turn(asking({ signal: controller.signal })) });
+    controller.abort(new Error("gave up"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(["cancelled failed at 0: gave up"]);
+    answer("late ticket");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(store.released).toEqual(["late ticket"]);
+  });
+
+  it("gives the turn to the next call in line when the one that asked left, and drops no other call", async () => {
+    const { store, answer } = answeringLater();
+    const queue = new CredentialQueue(store, key);
+    const controller = new AbortController();
+    const order = settleOrder({
+      head: queue.turn(asking({ signal: controller.signal })),
+      second: queue.turn(asking()),
+      third: queue.turn(asking()),
+    });
+    controller.abort(new Error("gave up"));
+    answer("ticket for the head");
+    await vi.advanceTimersByTimeAsync(0);
+    answer("ticket for the third");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(["head failed at 0: gave up", "second at 0", "third at 0"]);
+    expect(store.released).toEqual([]);
+  });
+
+  it("queues a call made while the store answers another's turn behind it: turns are given in the order asked", async () => {
+    const { store, answer } = answeringLater();
+    const queue = new CredentialQueue(store, key);
+    const order = settleOrder({ first: queue.turn(asking()), second: queue.turn(asking()) });
+    // The second call did not ask the store itself: it waits for the first's answer.
+    expect(store.takes).toHaveLength(1);
+    answer("first ticket");
+    await vi.advanceTimersByTimeAsync(0);
+    answer("second ticket");
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(["first at 0", "second at 0"]);
+  });
+
+  it("stops waiting out a pause when the last call waiting leaves: no timer of the queue is left", async () => {
+    const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 20_000, paused: true }, { waitMs: 20_000, paused: true })), key);
+    const controller = new AbortController();
+    const order = settleOrder({ cancelled: queue.turn(asking({ signal: controller.signal })) });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort(new Error("gave up"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(["cancelled failed at 100: gave up"]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 
@@ -198,7 +299,7 @@ describe("a 429's pause", () => {
 
   it("refuses a call at once, with a RateLimitError naming the pause and the bound, when it would outlast the call's maxRateLimitWaitMs", async () => {
     const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 2_500, paused: true })), key);
-    const error: RateLimitError = await queue.turn(limit, undefined, false, 2_499, 0, call)?.catch((failure) => failure);
+    const error: RateLimitError = await settled(queue.turn(asking({ maxWaitMs: 2_499 }))).catch((failure) => failure);
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.message).toBe(pausedTooLong(2_500, 2_499));
     expect(error.status).toBe(429);
@@ -208,14 +309,14 @@ describe("a 429's pause", () => {
 
   it("lets a call wait for a pause exactly as long as its bound", async () => {
     const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 2_500, paused: true }, { waitMs: 2_500, paused: true })), key);
-    const order = settleOrder({ call: queue.turn(limit, undefined, false, 2_500, 0, call) });
+    const order = settleOrder({ call: queue.turn(asking({ maxWaitMs: 2_500 })) });
     await vi.advanceTimersByTimeAsync(2_500);
     expect(order).toEqual(["call at 2500"]);
   });
 
   it("lets a call wait for the sliding window however long, since no pause is involved", async () => {
     const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 2_500, paused: false }, { waitMs: 2_500, paused: false })), key);
-    const order = settleOrder({ call: queue.turn(limit, undefined, false, 1_000, 0, call) });
+    const order = settleOrder({ call: queue.turn(asking({ maxWaitMs: 1_000 })) });
     await vi.advanceTimersByTimeAsync(2_500);
     expect(order).toEqual(["call at 2500"]);
   });
@@ -224,8 +325,8 @@ describe("a 429's pause", () => {
     const store = scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 100, paused: false }, { waitMs: 3_000, paused: true }));
     const queue = new CredentialQueue(store, key);
     const order = settleOrder({
-      patient: queue.turn(limit, undefined, false, 3_000, 0, call),
-      hurried: queue.turn(limit, undefined, false, 2_999, 0, { label: "other", operationId: undefined }),
+      patient: queue.turn(asking({ maxWaitMs: 3_000 })),
+      hurried: queue.turn(asking({ maxWaitMs: 2_999, call: { label: "other", operationId: undefined } })),
     });
     await vi.advanceTimersByTimeAsync(100);
     expect(order).toEqual([`hurried failed at 100: ${pausedTooLong(3_000, 2_999, "other")}`]);
@@ -239,14 +340,14 @@ describe("a 429's pause", () => {
     );
     const queue = new CredentialQueue(store, key);
     const order = settleOrder({
-      one: queue.turn(limit, undefined, false, 1_000, 0, call),
-      two: queue.turn(limit, undefined, false, 1_000, 0, call),
+      one: queue.turn(asking({ maxWaitMs: 1_000 })),
+      two: queue.turn(asking({ maxWaitMs: 1_000 })),
     });
     await vi.advanceTimersByTimeAsync(100);
     expect(order).toHaveLength(2);
     expect(order.every((outcome) => outcome.includes("failed at 100"))).toBe(true);
     // A call denied now is served by a new pump, not left behind the pause nobody waits for.
-    const later = settleOrder({ later: queue.turn(limit, undefined, false, 60_000, 0, call) });
+    const later = settleOrder({ later: queue.turn(asking()) });
     await vi.advanceTimersByTimeAsync(0);
     expect(later).toEqual(["later at 100"]);
   });
@@ -255,18 +356,18 @@ describe("a 429's pause", () => {
 describe("the bound on waits caused by 429s", () => {
   it("resolves a call's turn to the time it waited because of 429s, its earlier attempts' included", async () => {
     const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 1_000, paused: true }, { waitMs: 1_000, paused: true })), key);
-    const turn = queue.turn(limit, undefined, true, 5_000, 700, call);
+    const turn = queue.turn(asking({ front: true, maxWaitMs: 5_000, waitedMs: 700 }));
     await vi.advanceTimersByTimeAsync(1_000);
-    await expect(turn).resolves.toBe(1_700);
+    await expect(turn).resolves.toMatchObject({ waitedMs: 1_700 });
   });
 
   it("refuses a call at once when a pause would take its waits past the bound, counting what it waited before", async () => {
     const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 1_500, paused: true })), key);
-    await expect(queue.turn(limit, undefined, true, 3_000, 1_501, call)).rejects.toBeInstanceOf(RateLimitError);
+    await expect(settled(queue.turn(asking({ front: true, maxWaitMs: 3_000, waitedMs: 1_501 })))).rejects.toBeInstanceOf(RateLimitError);
     const fits = new CredentialQueue(scriptedStore(turns({ waitMs: 1_500, paused: true }, { waitMs: 1_500, paused: true })), key);
-    const turn = fits.turn(limit, undefined, true, 3_000, 1_500, call);
+    const turn = fits.turn(asking({ front: true, maxWaitMs: 3_000, waitedMs: 1_500 }));
     await vi.advanceTimersByTimeAsync(1_500);
-    await expect(turn).resolves.toBe(3_000);
+    await expect(turn).resolves.toMatchObject({ waitedMs: 3_000 });
   });
 
   it("counts a lowered budget's wait in the share it is slower than the call's own limit, all of it without one, none of the own limit's", async () => {
@@ -282,7 +383,7 @@ describe("the bound on waits caused by 429s", () => {
       [limit, { waitMs: 1_000, paused: false }],
     ] as const) {
       const queue = new CredentialQueue(scriptedStore(turns(answer, answer)), key);
-      queue.turn(own, undefined, false, 60_000, 0, call)?.then((waited) => order.push(waited));
+      void settled(queue.turn(asking({ limit: own }))).then(({ waitedMs }) => order.push(waitedMs));
       await vi.advanceTimersByTimeAsync(1_000);
     }
     expect(order).toEqual([500, 0, 1_000, 0]);
@@ -292,8 +393,8 @@ describe("the bound on waits caused by 429s", () => {
     const slowed = { waitMs: 2_000, paused: false, lowered: { requests: 1, intervalMs: 1_000 } };
     const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 100, paused: false }, slowed)), key);
     const order = settleOrder({
-      own: queue.turn({ requests: 1, intervalMs: 1_000 }, undefined, false, 1_000, 0, call),
-      bounded: queue.turn(limit, undefined, false, 1_000, 0, call),
+      own: queue.turn(asking({ limit: { requests: 1, intervalMs: 1_000 }, maxWaitMs: 1_000 })),
+      bounded: queue.turn(asking({ maxWaitMs: 1_000 })),
     });
     await vi.advanceTimersByTimeAsync(100);
     expect(order).toEqual([
@@ -306,13 +407,13 @@ describe("the bound on waits caused by 429s", () => {
   it("charges a call that joined during a wait only for the part it waited", async () => {
     const store = scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 1_000, paused: true }));
     const queue = new CredentialQueue(store, key);
-    const first = queue.turn(limit, undefined, false, 60_000, 0, call);
+    const first = queue.turn(asking());
     await vi.advanceTimersByTimeAsync(100);
-    const joined = queue.turn(limit, undefined, false, 60_000, 0, call);
+    const joined = queue.turn(asking());
     await vi.advanceTimersByTimeAsync(600);
     await vi.advanceTimersByTimeAsync(400);
-    await expect(first).resolves.toBe(1_000);
-    await expect(joined).resolves.toBe(900);
+    await expect(first).resolves.toMatchObject({ waitedMs: 1_000 });
+    await expect(joined).resolves.toMatchObject({ waitedMs: 900 });
   });
 });
 
@@ -322,15 +423,15 @@ describe("a store that fails", () => {
     const store = scriptedStore(turns({ waitMs: 100, paused: false }, { waitMs: 100, paused: false }));
     const queue = new CredentialQueue(store, key);
     const order = settleOrder({
-      one: queue.turn(limit, undefined, false, 60_000, 0, call),
-      two: queue.turn(limit, undefined, false, 60_000, 0, call),
+      one: queue.turn(asking()),
+      two: queue.turn(asking()),
     });
     store.take = () => Promise.reject(broken);
     await vi.advanceTimersByTimeAsync(100);
     expect(order).toEqual(["one failed at 100: store down", "two failed at 100: store down"]);
     // The queue works again once the store does.
     store.take = turns({ waitMs: 50, paused: false }, { waitMs: 50, paused: false });
-    const again = settleOrder({ again: queue.turn(limit, undefined, false, 60_000, 0, call) });
+    const again = settleOrder({ again: queue.turn(asking()) });
     await vi.advanceTimersByTimeAsync(100);
     expect(again).toEqual(["again at 150"]);
   });
@@ -344,15 +445,21 @@ describe("a store that fails", () => {
       throw new Error("store down");
     };
     const queue = new CredentialQueue(store, key);
-    expect(() => queue.answered(limit, start)).not.toThrow();
-    expect(() => queue.limited(answer, 1_000, limit, start, 0)).not.toThrow();
+    store.release = () => {
+      throw new Error("store down");
+    };
+    expect(() => queue.answered(limit, "a ticket")).not.toThrow();
+    expect(() => queue.limited(answer, 1_000, limit, "a ticket", 0)).not.toThrow();
+    expect(() => queue.release("a ticket")).not.toThrow();
     const rejected = vi.fn();
     process.on("unhandledRejection", rejected);
     try {
       store.answered = () => Promise.reject(new Error("store down"));
       store.limited = () => Promise.reject(new Error("store down"));
-      queue.answered(limit, start);
-      queue.limited(answer, 1_000, limit, start, 0);
+      store.release = () => Promise.reject(new Error("store down"));
+      queue.answered(limit, "a ticket");
+      queue.limited(answer, 1_000, limit, "a ticket", 0);
+      queue.release("a ticket");
       // A rejection nobody handles is reported once the microtasks are done: wait past them on the real clock.
       vi.useRealTimers();
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -364,24 +471,15 @@ describe("a store that fails", () => {
 });
 
 describe("an answer", () => {
-  it("tells the store which send it belongs to, by how long ago it was taken, under the limit in force", () => {
+  it("tells the store which send it belongs to, by its ticket, under the limit in force, or none", () => {
     const store = scriptedStore();
     const queue = new CredentialQueue(store, key);
-    vi.setSystemTime(start + 400);
-    queue.answered(limit, start);
-    queue.answered(limit, start + 500);
+    queue.answered(limit, "ticket a");
+    queue.answered(undefined, "ticket b");
     expect(store.answers).toEqual([
-      { limit, elapsedMs: 400 },
-      { limit, elapsedMs: 0 },
+      { limit, ticket: "ticket a" },
+      { limit: undefined, ticket: "ticket b" },
     ]);
-  });
-
-  it("is not reported without a limit, nor to a store that does not count answers", () => {
-    const store = scriptedStore();
-    new CredentialQueue(store, key).answered(undefined, start);
-    expect(store.answers).toEqual([]);
-    const { answered: _, ...withoutAnswers } = store;
-    expect(() => new CredentialQueue(withoutAnswers, key).answered(limit, start)).not.toThrow();
   });
 });
 
@@ -390,34 +488,33 @@ describe("a 429", () => {
     const store = scriptedStore();
     const queue = new CredentialQueue(store, key);
     const limitedArgs = vi.spyOn(store, "limited");
-    vi.setSystemTime(start + 300);
     vi.spyOn(Math, "random").mockReturnValue(0);
-    queue.limited(answer, 2_000, limit, start, 60_000);
+    queue.limited(answer, 2_000, limit, "ticket a", 60_000);
     vi.spyOn(Math, "random").mockReturnValue(0.5);
-    queue.limited(answer, 2_001, limit, start, 60_000);
+    queue.limited(answer, 2_001, limit, "ticket b", 60_000);
     vi.spyOn(Math, "random").mockReturnValue(0.999);
-    queue.limited(answer, 2_000, undefined, start + 400, 60_000);
+    queue.limited(answer, 2_000, undefined, "ticket c", 60_000);
     expect(store.pauses).toEqual([2_000, Math.ceil(2_001 + 0.5 * 200.1), Math.ceil(2_000 + 0.999 * 200)]);
-    expect(limitedArgs.mock.calls.map(([, limitArg, , elapsedMs]) => ({ limitArg, elapsedMs }))).toEqual([
-      { limitArg: limit, elapsedMs: 300 },
-      { limitArg: limit, elapsedMs: 300 },
-      { limitArg: undefined, elapsedMs: 0 },
+    expect(limitedArgs.mock.calls.map(([, limitArg, , ticket]) => ({ limitArg, ticket }))).toEqual([
+      { limitArg: limit, ticket: "ticket a" },
+      { limitArg: limit, ticket: "ticket b" },
+      { limitArg: undefined, ticket: "ticket c" },
     ]);
   });
 
   it("adds at most a second of jitter to a long wait, and never more than the call that got it may still wait", () => {
     const store = scriptedStore();
     vi.spyOn(Math, "random").mockReturnValue(0.999);
-    new CredentialQueue(store, key).limited(answer, 60_000, limit, start, 60_000);
-    new CredentialQueue(store, key).limited(answer, 60_000, limit, start, 500);
-    new CredentialQueue(store, key).limited(answer, 60_000, limit, start, 0);
+    new CredentialQueue(store, key).limited(answer, 60_000, limit, "a ticket", 60_000);
+    new CredentialQueue(store, key).limited(answer, 60_000, limit, "a ticket", 500);
+    new CredentialQueue(store, key).limited(answer, 60_000, limit, "a ticket", 0);
     expect(store.pauses).toEqual([60_999, Math.ceil(60_000 + 0.999 * 500), 60_000]);
   });
 
   it("is what a call it keeps from being sent carries: the answer's body, headers, request id and wait, as another call's", async () => {
     const queue = new CredentialQueue(scriptedStore(turns({ waitMs: 2_000, paused: true })), key);
-    queue.limited(answer, 2_000, limit, start, 60_000);
-    const error: RateLimitError = await queue.turn(limit, undefined, false, 1_000, 0, call)?.catch((failure) => failure);
+    queue.limited(answer, 2_000, limit, "a ticket", 60_000);
+    const error: RateLimitError = await settled(queue.turn(asking({ maxWaitMs: 1_000 }))).catch((failure) => failure);
     expect(error).toBeInstanceOf(RateLimitError);
     expect({ status: error.status, body: error.body, requestId: error.requestId, retryAfterMs: error.retryAfterMs }).toEqual({
       status: 429,
