@@ -40,14 +40,29 @@ interface Report {
   elapsedMs: number;
 }
 
-/** Runs one worker process; resolves to its report. */
-function worker(options: object): Promise<Report> {
+/** Runs one worker process: `started` once its Redis client is connected and its calls go, `report` when they ended. */
+function worker(options: object): { started: Promise<void>; report: Promise<Report> } {
   const child = fork(fileURLToPath(new URL("../support/redis-worker.mjs", import.meta.url)), [JSON.stringify(options)], { stdio: "inherit" });
-  return new Promise((resolve, reject) => {
-    child.once("message", resolve);
+  const failed = new Promise<never>((_, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => code !== 0 && reject(new Error(`a worker exited with ${code}`)));
   });
+  const message = (type: string) =>
+    Promise.race([
+      new Promise<Report>((resolve) => child.on("message", (received: Report & { type: string }) => received.type === type && resolve(received))),
+      failed,
+    ]);
+  return { started: message("started").then(() => undefined), report: message("report") };
+}
+
+/**
+ * Runs workers together; resolves once every one has connected to Redis and fired its calls (a busy machine can
+ * take seconds to start a process: an outage timed from the fork would come before some of them ever used Redis).
+ */
+async function fleet(options: object[]): Promise<{ reports: Promise<Report[]> }> {
+  const workers = options.map(worker);
+  await Promise.all(workers.map(({ started }) => started));
+  return { reports: Promise.all(workers.map(({ report }) => report)) };
 }
 
 it.skipIf(!redisServer)(
@@ -57,7 +72,8 @@ it.skipIf(!redisServer)(
     try {
       const common = { url: server.url, redisPort, calls: 20, pipe, limit };
       const started = Date.now();
-      const reports = await Promise.all(["ioredis", "redis", "ioredis"].map((redisClient) => worker({ ...common, redisClient })));
+      const { reports: running } = await fleet(["ioredis", "redis", "ioredis"].map((redisClient) => ({ ...common, redisClient })));
+      const reports = await running;
       const elapsed = Date.now() - started;
       expect(reports.map(({ failed, firstFailure }) => ({ failed, firstFailure }))).toEqual(reports.map(() => ({ failed: 0, firstFailure: undefined })));
       expect(reports.reduce((total, { succeeded }) => total + succeeded, 0)).toBe(60);
@@ -94,7 +110,7 @@ it.skipIf(!redisServer)(
     const server = await startRateLimitedServer(limit, { management: settingsEnvelope, alerts: {} });
     try {
       const common = { url: server.url, redisPort, calls: 30, pipe, limit, keyId: "outage-key", awaitReturnMs: 5_000 };
-      const running = Promise.all(["ioredis", "redis", "ioredis"].map((redisClient) => worker({ ...common, redisClient })));
+      const { reports: running } = await fleet(["ioredis", "redis", "ioredis"].map((redisClient) => ({ ...common, redisClient })));
       await sleep(1_500);
       await redis?.kill();
       await sleep(2_500);
@@ -119,7 +135,7 @@ it.skipIf(!redisServer)(
     const server = await startRateLimitedServer(limit, { management: settingsEnvelope, alerts: {} });
     try {
       const common = { url: server.url, redisPort, calls: 20, pipe, limit, keyId: "gone-key" };
-      const running = Promise.all(["ioredis", "redis"].map((redisClient) => worker({ ...common, redisClient })));
+      const { reports: running } = await fleet(["ioredis", "redis"].map((redisClient) => ({ ...common, redisClient })));
       await sleep(1_000);
       await redis?.kill();
       const reports = await running;
@@ -183,7 +199,8 @@ it.skipIf(!redisServer)(
     const server = await startRateLimitedServer({ requests: 5, intervalMs: 1_000 }, { management: settingsEnvelope, alerts: {} });
     try {
       const common = { url: server.url, redisPort, calls: 15, pipe, limit, keyId: "strict-key" };
-      const reports = await Promise.all(["ioredis", "redis", "ioredis", "redis"].map((redisClient) => worker({ ...common, redisClient })));
+      const { reports: running } = await fleet(["ioredis", "redis", "ioredis", "redis"].map((redisClient) => ({ ...common, redisClient })));
+      const reports = await running;
       expect(reports.map(({ failed, firstFailure }) => ({ failed, firstFailure }))).toEqual(reports.map(() => ({ failed: 0, firstFailure: undefined })));
       const { received } = server.counts();
       expect(received).toBeGreaterThanOrEqual(60);

@@ -1,5 +1,6 @@
 // One worker of the shared-store tests: a process with a management client whose rate-limit store is Redis, that
-// fires its calls at once and reports how they ended, and the lines the store logged. Run by
+// says it started once its Redis client is connected, fires its calls at once and reports how they ended, and the
+// lines the store logged. Run by
 // test/sdk/redis-store.test.ts with `node redis-worker.mjs <json>`:
 // { url, redisPort, redisClient: "ioredis" | "redis", calls, pipe, limit, keyId?, awaitReturnMs? }: with
 // awaitReturnMs, a worker whose store fell back waits that long at most, after its calls, for it to come back.
@@ -31,12 +32,20 @@ const management = createManagementClient({
   rateLimit: limit,
   rateLimitStore: createRedisRateLimitStore({ client, logger: { warn: (line) => logged.push(line) } }),
 });
+process.send({ type: "started" });
 const started = Date.now();
 const outcomes = await Promise.allSettled(Array.from({ length: calls }, () => management.pipes.getSettings(pipe)));
 const elapsedMs = Date.now() - started;
 const failures = outcomes.filter(({ status }) => status === "rejected");
 for (const until = Date.now() + awaitReturnMs; logged.length % 2 === 1 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
-process.send({ succeeded: outcomes.length - failures.length, failed: failures.length, firstFailure: failures[0]?.reason?.message, logged, elapsedMs });
+process.send({
+  type: "report",
+  succeeded: outcomes.length - failures.length,
+  failed: failures.length,
+  firstFailure: failures[0]?.reason?.message,
+  logged,
+  elapsedMs,
+});
 // A client whose Redis is gone would wait for it to quit: a bounded wait, then the socket is dropped.
 await Promise.race([client.quit().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
 if (redisClient === "ioredis") client.disconnect();
