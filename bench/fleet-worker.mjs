@@ -3,11 +3,13 @@
 // team would make it), else pace themselves in process. Says `ready`, fires every call at once on `go`, and reports
 // how they ended; also reports on `report` while they run, so a run stopped at its deadline still tells what settled.
 // Then it closes its Redis client, waiting at most 1 s, and exits on its own: a timer left behind would keep it alive.
-// `node fleet-worker.mjs <json>`: { url, redisPort?, keys, callsPerKey, clientOptions, organizationId, pipe, keySecret }.
+// `node fleet-worker.mjs <json>`: { url, redisPort?, keys, callsPerKey, clientOptions, busyMs?, organizationId, pipe, keySecret }.
+// With `busyMs`, each attempt blocks the event loop for up to that long between its turn and its send (an onRequest
+// hook that busy-waits), as a loaded Node server does.
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
-const { url, redisPort, keys, callsPerKey, clientOptions, organizationId, pipe, keySecret } = JSON.parse(process.argv[2]);
+const { url, redisPort, keys, callsPerKey, clientOptions, busyMs, organizationId, pipe, keySecret } = JSON.parse(process.argv[2]);
 const dist = (file) => fileURLToPath(new URL(`../dist/${file}`, import.meta.url));
 const { createManagementClient } = await import(dist("index.js"));
 
@@ -28,8 +30,15 @@ if (redisPort !== undefined) {
   rateLimitStore = createRedisRateLimitStore({ client: redis, logger });
 }
 
+/** Holds the event loop for a random time up to `busyMs`, as other work on a loaded server does. */
+function busyWait() {
+  const until = performance.now() + Math.random() * busyMs;
+  while (performance.now() < until);
+}
+
 const calls = keys.flatMap((keyId) => {
-  const { pipes } = createManagementClient({ baseUrl: url, keyId, keySecret, organizationId, ...clientOptions, rateLimitStore });
+  const onRequest = busyMs ? busyWait : undefined;
+  const { pipes } = createManagementClient({ baseUrl: url, keyId, keySecret, organizationId, ...clientOptions, rateLimitStore, onRequest });
   return Array.from({ length: callsPerKey }, () => () => pipes.getSettings(pipe));
 });
 

@@ -135,6 +135,18 @@ const fleetScenarios = [
     elapsed: { factor: 1.15, plusMs: 1000 },
   },
   {
+    // A send counts from its take until its answer, however long the process holds it: the server's count stays
+    // within the store's (before tickets, a loaded machine saw 64 to 70 requests for these 60 calls, in up to 17.7 s).
+    name: "fleet: 4 processes × 1 key, each busy up to 80 ms between a turn and its send",
+    processes: 4,
+    keys: 1,
+    callsPerKey: 15,
+    busyMs: 80,
+    server: serverLimit,
+    requestRatio: 1.05,
+    elapsed: { factor: 1.3, plusMs: 2000 },
+  },
+  {
     name: "fleet: server twice as strict as told, 4 processes × 1 key",
     processes: 4,
     keys: 1,
@@ -214,7 +226,15 @@ async function runFleetScenario(scenario) {
   try {
     const keys = Array.from({ length: scenario.keys }, (_, index) => `fleet-key-${index + 1}`);
     const ideal = idealMs(scenario.processes * scenario.callsPerKey, scenario.server);
-    const job = { url: server.url, redisPort: redis.port, keys, callsPerKey: scenario.callsPerKey, clientOptions: { rateLimit: serverLimit }, ...callFixtures };
+    const job = {
+      url: server.url,
+      redisPort: redis.port,
+      keys,
+      callsPerKey: scenario.callsPerKey,
+      busyMs: scenario.busyMs,
+      clientOptions: { rateLimit: serverLimit },
+      ...callFixtures,
+    };
     const run = await runFleet({
       processes: scenario.processes,
       job,
