@@ -29,6 +29,7 @@ export const unitTests = [
   "test/sdk/policy-fetch.test.ts",
   "test/sdk/rate-limit-races.test.ts",
   "test/sdk/rate-limit-store.test.ts",
+  "test/sdk/redis-commands.test.ts",
   "test/sdk/request-validation.test.ts",
   "test/sdk/retry-policy.test.ts",
   "test/sdk/transport.test.ts",

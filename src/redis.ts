@@ -5,11 +5,12 @@
 import { IngestionError } from "./client/errors.js";
 import type { RateLimitStore } from "./client/rate-limit.js";
 import { failingOpen, type StoreLogger } from "./shared-store/fail-open.js";
-import { type RedisClient, redisRateLimitStore } from "./shared-store/redis-store.js";
+import type { RedisClient } from "./shared-store/redis-commands.js";
+import { redisRateLimitStore } from "./shared-store/redis-store.js";
 
 export type { RateLimit, RateLimitStore, Ticket, Turn, Wait } from "./client/rate-limit.js";
 export type { StoreLogger } from "./shared-store/fail-open.js";
-export type { RedisClient } from "./shared-store/redis-store.js";
+export type { RedisClient } from "./shared-store/redis-commands.js";
 
 export interface RedisRateLimitStoreOptions {
   /** The client to share the budget through; the store never connects or closes it. */

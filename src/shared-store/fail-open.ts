@@ -19,6 +19,12 @@ export interface FailOpenOptions {
   name: string;
 }
 
+/**
+ * A shared store's failure that waiting does not mend (a Redis too old for the scripts): the store says so once and
+ * counts in memory for good, asking the shared store nothing more.
+ */
+export class UnusableStoreError extends Error {}
+
 /** The key a probe takes a send for: hashed like any other, and no credential's. */
 // Stryker disable next-line StringLiteral: any key does, as long as no credential's key is it.
 const probeKey = "ingestion-api store probe";
@@ -42,8 +48,12 @@ export function failingOpen(shared: SharedRateLimitStore, { logger, commandTimeo
       // A command sent before the store came back says nothing of it now.
       if (downSince === undefined && startedAt >= upSince) {
         downSince = performance.now();
-        logger.warn(`ingestion-api: ${name} failed (${reasonOf(error)}); counting each credential's sends in this process until it answers again`);
-        probeLater();
+        if (error instanceof UnusableStoreError) {
+          logger.warn(`ingestion-api: ${name} cannot be used: ${error.message}; counting each credential's sends in this process from now on`);
+        } else {
+          logger.warn(`ingestion-api: ${name} failed (${reasonOf(error)}); counting each credential's sends in this process until it answers again`);
+          probeLater();
+        }
       }
       return undefined;
     }

@@ -6,6 +6,7 @@
 import { fork, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
+import { createClient } from "redis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startRateLimitedServer } from "../../scripts/lib/rate-limited-server.mjs";
 import { startRedisServer, startSilentServer } from "../../scripts/lib/redis-server.mjs";
@@ -149,6 +150,64 @@ it.skipIf(!redisServer)(
     }
   },
   60_000,
+);
+
+/** A figure of redis-server's INFO, by its name (`total_net_input_bytes`, `cmdstat_eval` calls). */
+function info(section: string, pattern: RegExp): number {
+  const text = spawnSync("redis-cli", ["-p", String(redisPort), "INFO", section], { encoding: "utf8" }).stdout;
+  return Number(pattern.exec(text)?.[1] ?? 0);
+}
+const evalCalls = () => info("commandstats", /^cmdstat_eval:calls=(\d+)/m);
+
+it.skipIf(!redisServer)(
+  "sends each script's text only when Redis lacks it: a SCRIPT FLUSH and a restart mid-run fail no call, and a call sends Redis under 1 kB",
+  async () => {
+    const server = await startRateLimitedServer({ requests: 100, intervalMs: 1_000 }, { management: settingsEnvelope, alerts: {} });
+    const ioredis = new Redis({ port: redisPort, host: "127.0.0.1" });
+    const nodeRedis = createClient({ socket: { port: redisPort, host: "127.0.0.1" } });
+    for (const client of [ioredis, nodeRedis]) client.on("error", () => {});
+    await nodeRedis.connect();
+    try {
+      const logged: string[] = [];
+      const clients = [ioredis, nodeRedis].map((client) =>
+        createManagementClient({
+          baseUrl: server.url,
+          keyId: "script-key",
+          keySecret: "secret",
+          rateLimit: { requests: 100, intervalMs: 1_000 },
+          rateLimitStore: createRedisRateLimitStore({ client, logger: { warn: (line) => logged.push(line) } }),
+        }),
+      );
+      /** `count` calls, one after another, half through each client. */
+      const calls = async (count: number) => {
+        for (let call = 0; call < count; call++) await (clients[call % 2] as (typeof clients)[number]).pipes.getSettings(pipe);
+      };
+      await calls(4);
+      // Both scripts a call runs (take, answer) are loaded now: the next calls send their SHA-1s only.
+      const [bytes, evals] = [info("stats", /^total_net_input_bytes:(\d+)/m), evalCalls()];
+      await calls(20);
+      const bytesPerCall = (info("stats", /^total_net_input_bytes:(\d+)/m) - bytes) / 20;
+      expect(evalCalls()).toBe(evals);
+      // A take and an answer by SHA-1, with their keys and arguments: under 1 kB (their text alone is over 4 kB).
+      expect(bytesPerCall).toBeLessThan(1_000);
+      spawnSync("redis-cli", ["-p", String(redisPort), "SCRIPT", "FLUSH"]);
+      await calls(10);
+      // After the flush each script was sent again once, by whichever client met NOSCRIPT first.
+      expect(evalCalls() - evals).toBe(2);
+      await startedForFile(async () => redis?.restart());
+      await calls(10);
+      expect(server.counts()).toEqual({ received: 44, limited: 0 });
+      // The clients reconnect on their own; a store whose call met the restart counted in memory meanwhile, said
+      // so, and says it shares again within its next probe (once a second).
+      for (const until = Date.now() + 5_000; logged.length % 2 === 1 && Date.now() < until; ) await sleep(50);
+      expect(logged.length % 2).toBe(0);
+    } finally {
+      ioredis.disconnect();
+      await nodeRedis.disconnect().catch(() => undefined);
+      await server.close();
+    }
+  },
+  30_000,
 );
 
 it.skipIf(!redisServer)(
