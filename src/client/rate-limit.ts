@@ -144,8 +144,9 @@ export class CredentialQueue {
   turn(request: TurnRequest): Ticket | Promise<Granted> {
     const { signal } = request;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    // Behind others, or while the store answers someone's turn, a call queues: turns are given in order.
-    if (this.#waiters.length > 0 || this.#pumping) return this.#enqueue(request, undefined, undefined);
+    // Behind others (the pump runs while anyone waits), or while the store answers someone's turn, a call queues:
+    // turns are given in order.
+    if (this.#pumping) return this.#enqueue(request, undefined, undefined);
     // With nobody waiting, the call asks the store itself: most calls go at once, without a promise or a timer.
     const turn = this.#store.take(this.#key, request.limit);
     if (typeof turn === "string") return turn;
@@ -200,10 +201,12 @@ export class CredentialQueue {
     bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), ticket));
   }
 
-  /** A waiter leaves the queue, released or aborted, once; the pump stops waiting when nobody is left. */
+  /**
+   * A waiter leaves the queue, granted, failed or aborted, once (granting or failing it stops its abort listener);
+   * the pump stops waiting when nobody is left.
+   */
   #remove(waiter: Waiter): void {
-    const index = this.#waiters.indexOf(waiter);
-    if (index !== -1) this.#waiters.splice(index, 1);
+    this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
     if (this.#waiters.length === 0) this.#wake?.();
   }
 
@@ -236,10 +239,10 @@ export class CredentialQueue {
     if (this.#pumping) return;
     this.#pumping = true;
     try {
-      while (this.#waiters.length > 0) {
+      for (let first = this.#waiters[0]; first; first = this.#waiters[0]) {
         let turn: Turn;
         try {
-          turn = await (asking ?? this.#store.take(this.#key, (this.#waiters[0] as Waiter).limit));
+          turn = await (asking ?? this.#store.take(this.#key, first.limit));
         } catch (error) {
           // A store that fails fails the calls waiting on it rather than hanging them (the Redis store never does).
           for (const waiter of [...this.#waiters]) this.#fail(waiter, error);

@@ -129,10 +129,10 @@ function joined(local: Turn, theirs: Ticket): Turn {
   return typeof local === "string" ? `${local}|${theirs}` : local;
 }
 
-/** A ticket's parts: the memory store's and the shared store's, each empty when there is none. */
+/** A ticket's parts, on either side of its bar: the memory store's and the shared store's, each empty when there is none. */
 function parts(ticket: Ticket): [mine: Ticket, theirs: Ticket] {
   const bar = ticket.indexOf("|");
-  return bar === -1 ? [ticket, ""] : [ticket.slice(0, bar), ticket.slice(bar + 1)];
+  return [ticket.slice(0, bar), ticket.slice(bar + 1)];
 }
 
 /**

@@ -290,6 +290,8 @@ describe("a call cancelled while the store answers, or while the queue waits", (
     await vi.advanceTimersByTimeAsync(0);
     expect(order).toEqual(["cancelled failed at 100: gave up"]);
     expect(vi.getTimerCount()).toBe(0);
+    // The queue serves the next call as if the first had never been queued.
+    await expect(settled(queue.turn(asking()))).resolves.toMatchObject({ ticket: expect.any(String) });
   });
 });
 

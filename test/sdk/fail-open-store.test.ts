@@ -290,6 +290,30 @@ describe("a shared store that fails", () => {
     expect(await store.take(key, ten)).toEqual({ waitMs: 50, paused: false });
   });
 
+  it("just back, counts a send whose shared take fails once in memory, under the share's ticket", async () => {
+    const { shared, behave } = scriptedShared(2);
+    const { store } = storeOver(shared);
+    const ten = { requests: 10, intervalMs: 1_000 };
+    behave("reject");
+    await store.take(key, ten);
+    behave("answer");
+    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    // Back, then gone again: each of these sends is taken once in memory, so the share of 5 holds four of them
+    // beside the one sent apart.
+    behave("reject");
+    for (let sent = 0; sent < 4; sent++) expect(await store.take(key, ten)).toEqual(aMemoryTicket);
+    expect(await store.take(key, ten)).toEqual({ waitMs: 50, paused: false });
+  });
+
+  it("keeps no mirror of a shared send while its memory is paused: the ticket's memory part is empty", async () => {
+    const { shared } = scriptedShared();
+    const { store } = storeOver(shared);
+    const ticket = (await store.take(key, limit)) as Ticket;
+    await store.answered(key, limit, ticket);
+    await store.limited(key, limit, 5_000, ticket);
+    expect(await store.take(key, limit)).toBe("|shared-2");
+  });
+
   it("counts in memory when a command is not answered within the deadline, and the call waits no longer than that", async () => {
     const { shared, behave } = scriptedShared();
     const { store, lines } = storeOver(shared);

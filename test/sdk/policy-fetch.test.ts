@@ -341,6 +341,34 @@ describe("aborts", () => {
     await scripted([answer(503, { "retry-after": "0" }), ok()]).policyFetch(getPipe({ signal: caller.signal }, 1));
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
   });
+
+  it("leaves no listener on the caller's signal after an onRequest hook ran for each attempt", async () => {
+    const caller = new AbortController();
+    const onRequest = async () => undefined;
+    await scripted([answer(503, { "retry-after": "0" }), ok()], { onRequest }).policyFetch(getPipe({ signal: caller.signal }, 1));
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
+  });
+
+  it("ends a call aborted while its onRequest hook runs at once, sending nothing after the hook, and gives its turn back", async () => {
+    const caller = new AbortController();
+    let hookRuns = false;
+    let finishHook = () => {};
+    const onRequest = () => {
+      hookRuns = true;
+      return new Promise<undefined>((resolve) => (finishHook = () => resolve(undefined)));
+    };
+    const released: string[] = [];
+    const store = { ...processRateLimitStore, take: () => "the call's ticket", release: (_key: string, ticket: string) => void released.push(ticket) };
+    const { policyFetch, sent } = scripted([ok()], { onRequest, queue: new CredentialQueue(store, "hook abort") });
+    const call = policyFetch(getPipe({ signal: caller.signal }));
+    await vi.waitFor(() => expect(hookRuns).toBe(true));
+    caller.abort(new Error("the user left"));
+    await expect(call).rejects.toThrow("the user left");
+    finishHook();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sent).toEqual([]);
+    expect(released).toEqual(["the call's ticket"]);
+  });
 });
 
 describe("helpers", () => {
