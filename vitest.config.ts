@@ -32,6 +32,7 @@ export const unitTests = [
   "test/sdk/redis-commands.test.ts",
   "test/sdk/request-validation.test.ts",
   "test/sdk/retry-policy.test.ts",
+  "test/sdk/sha256.test.ts",
   "test/sdk/transport.test.ts",
   "test/sdk/validation-wording.test.ts",
   "test/types/completions.test.ts",

@@ -6,7 +6,7 @@ import { checkedDefaultHeaders, ownHeaders } from "./headers.js";
 import type { Hooks } from "./hooks.js";
 import { createLog, type Logger, type LogLevel } from "./logging.js";
 import { processRateLimitStore } from "./memory-store.js";
-import { credentialQueue, declaredLimit, type RateLimit, type RateLimitStore } from "./rate-limit.js";
+import { credentialKey, credentialQueue, declaredLimit, type RateLimit, type RateLimitStore } from "./rate-limit.js";
 
 /** Options shared by both clients. */
 export interface CommonClientOptions extends Hooks {
@@ -220,7 +220,7 @@ export function resolveCommonOptions(factory: string, api: InterfaceDescriptor, 
     rateLimit: checkedRateLimit(factory, api, options.rateLimit),
     maxRateLimitWaitMs: checkedCount(factory, "maxRateLimitWaitMs", options.maxRateLimitWaitMs ?? 120_000, 0, maxTimeoutMs),
     // One queue per interface, server and credential: two keys are limited apart, two clients of one key together.
-    queue: credentialQueue(store, `${api.name} ${new URL(baseUrl).origin} ${credentialId}`),
+    queue: credentialQueue(store, credentialKey(api.name, baseUrl, credentialId)),
   };
 }
 

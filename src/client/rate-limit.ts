@@ -6,6 +6,7 @@
 
 import type { InterfaceDescriptor } from "../contract/interfaces.js";
 import { type CallName, type RateLimitAnswer, RateLimitError } from "./errors.js";
+import { sha256 } from "./sha256.js";
 
 /** At most `requests` sends in any window of `intervalMs`. */
 export interface RateLimit {
@@ -42,8 +43,7 @@ export type Turn = Ticket | Wait;
 
 /**
  * Where a credential's sends are counted, and what its 429s taught. `key` names the interface, the server and the
- * credential; a store shared beyond this process must not keep it as it is (it may hold a token): the Redis store
- * hashes it. Each send is known by the ticket `take` gave it: it counts from its take until its answer (the server
+ * credential by its SHA-256 (`credentialKey`), never the credential itself. Each send is known by the ticket `take` gave it: it counts from its take until its answer (the server
  * counts it when it arrives, somewhere in between, however long a hook or a busy event loop holds it), and from
  * its answer after, for a window.
  */
@@ -307,6 +307,15 @@ function chargedShare({ paused, lowered }: Wait, limit: RateLimit | undefined): 
 function bestEffort(write: () => void | Promise<void>): void {
   // Run at once (the next take must see the pause); a throw becomes the async function's rejection, caught here.
   (async () => write())().catch(() => undefined);
+}
+
+/**
+ * The key a store knows a credential by: the interface, the server's origin, and the credential's SHA-256, never
+ * the credential itself (a store may log its keys, or share them beyond the process). The same in every process
+ * and runtime, so a shared store still shares.
+ */
+export function credentialKey(interfaceName: string, baseUrl: string, credentialId: string): string {
+  return `${interfaceName} ${new URL(baseUrl).origin} ${sha256(credentialId)}`;
 }
 
 const queues = new WeakMap<RateLimitStore, Map<string, CredentialQueue>>();

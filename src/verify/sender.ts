@@ -5,7 +5,7 @@ import type { OwnHeaders } from "../client/headers.js";
 import { ownHeaders } from "../client/headers.js";
 import { processRateLimitStore } from "../client/memory-store.js";
 import { bodyOf, createPolicyFetch, type PolicyFetch } from "../client/policy-fetch.js";
-import { credentialQueue, type RateLimit } from "../client/rate-limit.js";
+import { credentialKey, credentialQueue, type RateLimit } from "../client/rate-limit.js";
 import type { Api } from "./contract.js";
 
 /** Which `Authorization` a request carries: the given credentials, none, made-up ones, or the other interface's scheme. */
@@ -70,7 +70,7 @@ const madeUp = (scheme: string) => (scheme === "Basic" ? `Basic ${btoa("verify-u
 
 export function createSender(options: SenderOptions): (request: Outgoing) => Promise<Exchange> {
   const { api, baseUrl, rateLimit, timeoutMs, onSent } = options;
-  const queue = credentialQueue(processRateLimitStore, `verify ${api.name} ${new URL(baseUrl).origin} ${options.credentialId}`);
+  const queue = credentialQueue(processRateLimitStore, credentialKey(`verify ${api.name}`, baseUrl, options.credentialId));
   const otherScheme = api.scheme === "Basic" ? "Bearer" : "Basic";
   const headersFor: Record<Credentials, OwnHeaders> = {
     valid: ownHeaders(`${api.scheme} ${options.credentials}`, {}),

@@ -1,8 +1,11 @@
 // A client's options are checked when it is made, each refusal naming the option and what to pass instead; the
 // environment fills what the options leave out, wherever the runtime has one (Node, Deno, Bun, a browser's none).
+import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createMemoryRateLimitStore } from "../../src/client/memory-store.js";
+import type { RateLimitStore } from "../../src/client/rate-limit.js";
 import { createAlertsClient, createManagementClient, IngestionError } from "../../src/index.js";
-import { keyId, keySecret, pipe, settingsEnvelope } from "../support/sdk-fixtures.js";
+import { alertEnvelope, alertId, keyId, keySecret, pipe, settingsEnvelope } from "../support/sdk-fixtures.js";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -153,5 +156,32 @@ describe("rateLimit and hooks", () => {
 
   it.each(["onRequest", "onResponse"])("refuses an %s that is not a function, naming it", (option) => {
     expect(refusalOf({ [option]: "log" })).toEqual(new IngestionError(`createManagementClient: ${option} must be a function`));
+  });
+});
+
+describe("rateLimitStore", () => {
+  it("is given a key naming the credential by its SHA-256, never the credential: a store that logs its keys leaks no token", async () => {
+    const keys: string[] = [];
+    const memory = createMemoryRateLimitStore();
+    const rateLimitStore: RateLimitStore = {
+      take: (key, limit) => {
+        keys.push(key);
+        return memory.take(key, limit);
+      },
+      answered: (key, ...rest) => {
+        keys.push(key);
+        return memory.answered(key, ...rest);
+      },
+      limited: (...args) => memory.limited(...args),
+      release: (...args) => memory.release(...args),
+    };
+    const token = "tok-secret-2f9a";
+    const alerts = createAlertsClient({ baseUrl: "https://alerts.example.test", token, rateLimitStore, fetch: async () => Response.json(alertEnvelope) });
+    await alerts.get(alertId);
+    const management = createManagementClient({ baseUrl, keyId, keySecret, rateLimitStore, fetch: recordingFetch().fetch });
+    await management.pipes.getSettings(pipe);
+    const digest = (text: string) => createHash("sha256").update(text).digest("hex");
+    expect([...new Set(keys)]).toEqual([`alerts https://alerts.example.test ${digest(token)}`, `management ${baseUrl} ${digest(keyId)}`]);
+    for (const key of keys) expect(key).not.toMatch(new RegExp(`${token}|${keyId}|${keySecret}`));
   });
 });
