@@ -28,10 +28,16 @@ interface KeyState {
   learned: Learned | undefined;
   /** When the last 429 that started a window arrived (never, at first). */
   limitedAt: number;
+  /** The limit of the key's last take, which says how long its sends count. */
+  limit: RateLimit | undefined;
 }
 
 /** The most sends a key's log keeps without a budget to prune it by: past it, only the latest half stay. */
 const unlimitedLogLength = 10_000;
+/** How long a send counts without a budget, for what a 429 teaches: the longest window of either interface. */
+export const unlimitedWindowMs = 60_000;
+/** How often, at most, a take looks for keys that hold nothing in force any more, and drops them. */
+const sweepEveryMs = 1_000;
 
 /**
  * A store in this process's memory: a sliding log of sends per key, each counted from its take until its answer
@@ -49,10 +55,13 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   const keys = new Map<string, KeyState>();
   // Tickets are the take's time and a count: unique in the store, and `limited` reads when the send was taken.
   let taken = 0;
+  // Keys idle past their windows are dropped by the first take after each sweep interval: memory is bounded by the
+  // credentials in use, with no timer of the store's own.
+  let sweepAt = 0;
   const stateOf = (key: string): KeyState => {
     let state = keys.get(key);
     if (!state) {
-      state = { log: [], pausedUntil: 0, learned: undefined, limitedAt: Number.NEGATIVE_INFINITY };
+      state = { log: [], pausedUntil: 0, learned: undefined, limitedAt: Number.NEGATIVE_INFINITY, limit: undefined };
       keys.set(key, state);
     }
     return state;
@@ -60,7 +69,12 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   return {
     take(key, limit) {
       const at = performance.now();
+      if (at >= sweepAt) {
+        for (const [idleKey, idleState] of keys) if (holdsNothing(idleState, at)) keys.delete(idleKey);
+        sweepAt = at + sweepEveryMs;
+      }
       const state = stateOf(key);
+      state.limit = limit;
       if (state.pausedUntil > at) return { waitMs: state.pausedUntil - at, paused: true };
       const { log } = state;
       const budget = budgetOf(state, limit, at);
@@ -68,7 +82,9 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       // Taken sends count as in flight, after every answered one, until their answer moves them.
       const send = { at: at + maxInFlightMs, ticket };
       if (!budget) {
-        // Without a budget, every send is kept (the latest 5,000 to 10,000), for what the next 429 teaches.
+        // Without a budget, the sends of the last minute are kept (the latest 5,000 to 10,000), for what the next
+        // 429 teaches.
+        prune(log, at - unlimitedWindowMs);
         log.push(send);
         if (log.length > unlimitedLogLength) log.splice(0, log.length - unlimitedLogLength / 2);
         return ticket;
@@ -126,6 +142,19 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       remove(stateOf(key).log, ticket);
     },
   };
+}
+
+/**
+ * Whether a key holds nothing in force at `now`: no pause, no budget a 429 taught (grown back and forgotten by now,
+ * as its rule says), and no send in flight or still counting in its window.
+ */
+function holdsNothing(state: KeyState, now: number): boolean {
+  if (state.pausedUntil > now) return false;
+  budgetOf(state, state.limit, now);
+  if (state.learned) return false;
+  const { limit, log } = state;
+  prune(log, now - (limit ? limit.intervalMs + marginMs(limit) : unlimitedWindowMs));
+  return log.length === 0;
 }
 
 /** When the send a ticket names was taken; `otherwise` for a ticket this store did not make. */

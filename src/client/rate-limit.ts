@@ -123,8 +123,12 @@ export class CredentialQueue {
   #pumping = false;
   /** Ends the pump's wait early, while it waits: when the last call leaves the queue, nothing is left to wait for. */
   #wake: (() => void) | undefined;
-  /** The last 429 a call of the credential got here, for the calls it keeps from being sent. */
+  /**
+   * The last 429 a call of the credential got here, for the calls its pause keeps from being sent; forgotten once
+   * the pause is over (it may hold a body as large as the response cap).
+   */
   #lastAnswer: RateLimitAnswer | undefined;
+  #lastAnswerUntil = 0;
 
   constructor(store: RateLimitStore, key: string) {
     this.#store = store;
@@ -144,6 +148,7 @@ export class CredentialQueue {
   turn(request: TurnRequest): Ticket | Promise<Granted> {
     const { signal } = request;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.#lastAnswer && performance.now() >= this.#lastAnswerUntil) this.#lastAnswer = undefined;
     // Behind others (the pump runs while anyone waits), or while the store answers someone's turn, a call queues:
     // turns are given in order.
     if (this.#pumping) return this.#enqueue(request, undefined, undefined);
@@ -195,8 +200,9 @@ export class CredentialQueue {
    * it), so that processes that share the credential do not all come back at once; the store lowers the budget.
    */
   limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, ticket: Ticket, spreadMs: number): void {
-    this.#lastAnswer = answer;
     const jitter = Math.random() * Math.min(1000, waitMs / 10, spreadMs);
+    this.#lastAnswer = answer;
+    this.#lastAnswerUntil = performance.now() + waitMs + jitter;
     // A store that cannot record it costs the pause here; the next take tells the calls what is wrong.
     bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), ticket));
   }
@@ -318,7 +324,14 @@ export function credentialKey(interfaceName: string, baseUrl: string, credential
   return `${interfaceName} ${new URL(baseUrl).origin} ${sha256(credentialId)}`;
 }
 
-const queues = new WeakMap<RateLimitStore, Map<string, CredentialQueue>>();
+// The queue of each credential of each store, held weakly: a queue lives as long as a client of its credential or a
+// call waiting in it, and its entry goes with it, so a credential no client uses any more holds nothing here (a
+// server that makes a client per tenant request does not collect a queue per tenant for ever).
+const queues = new WeakMap<RateLimitStore, Map<string, WeakRef<CredentialQueue>>>();
+const forgotten = new FinalizationRegistry<{ byKey: Map<string, WeakRef<CredentialQueue>>; key: string }>(({ byKey, key }) => {
+  // A new queue may have taken the key since.
+  if (!byKey.get(key)?.deref()) byKey.delete(key);
+});
 
 /** The queue of a credential in a store: one per key, so every client of the credential in this process shares it. */
 export function credentialQueue(store: RateLimitStore, key: string): CredentialQueue {
@@ -327,10 +340,11 @@ export function credentialQueue(store: RateLimitStore, key: string): CredentialQ
     byKey = new Map();
     queues.set(store, byKey);
   }
-  let queue = byKey.get(key);
+  let queue = byKey.get(key)?.deref();
   if (!queue) {
     queue = new CredentialQueue(store, key);
-    byKey.set(key, queue);
+    byKey.set(key, new WeakRef(queue));
+    forgotten.register(queue, { byKey, key });
   }
   return queue;
 }

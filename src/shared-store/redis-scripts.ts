@@ -2,6 +2,7 @@
 // and a release, each one atomic round trip. They do what the memory store (src/client/memory-store.ts) does, rule
 // for rule, on Redis's own clock (TIME). Reading TIME before writing needs Redis 5 or later (scripts are replicated
 // by their effects there; older ones refuse the first write after it).
+import { unlimitedWindowMs } from "../client/memory-store.js";
 import { maxInFlightMs } from "../client/rate-limit.js";
 
 // What every script starts with. KEYS[1] is the log (a sorted set of sends, each scored with when it counts until
@@ -58,6 +59,7 @@ local requests, interval, lowered = budget()
 local member = t[1] .. string.format('%06d', tonumber(t[2])) .. ':' .. ARGV[3] .. ':' .. ARGV[4]
 local inFlight = now + ${maxInFlightMs}
 if not requests then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${unlimitedWindowMs})
   redis.call('ZADD', KEYS[1], inFlight, member)
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -10001)
   redis.call('PEXPIRE', KEYS[1], 3600000)

@@ -31,6 +31,18 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Sha
   // The SHA-256 of each key, made once per credential (Web Crypto, so no Node import), in a hash tag that keeps a
   // credential's keys in one Redis Cluster slot.
   const hashes = new Map<string, Promise<string[]>>();
+  // Both maps keep a credential while it takes sends: the first take after each second drops those whose last
+  // minute is over, so a process serving many credentials holds only those in use.
+  let sweepAt = 0;
+  const sweep = (now: number) => {
+    for (const [key, { at }] of sharing) {
+      if (now - at > 60_000) {
+        sharing.delete(key);
+        hashes.delete(key);
+      }
+    }
+    sweepAt = now + 1_000;
+  };
   const keysOf = (key: string): Promise<string[]> => {
     let keys = hashes.get(key);
     if (!keys) {
@@ -47,8 +59,9 @@ export function redisRateLimitStore(client: RedisClient, keyPrefix: string): Sha
     async take(key, limit): Promise<Turn> {
       const answer = (await runScript(client, takeScript, await keysOf(key), [...limitArgs(limit), id, String(++taken)])) as unknown[];
       const [kind, sharers, waitMs, requests, intervalMs] = answer.map(Number) as number[];
-      const seen = sharing.get(key);
       const now = performance.now();
+      if (now >= sweepAt) sweep(now);
+      const seen = sharing.get(key);
       if (!seen || (sharers as number) >= seen.count || now - seen.at > 60_000) sharing.set(key, { count: sharers as number, at: now });
       if (kind === 0) return String(answer[2]);
       if (kind === 2)
