@@ -23,6 +23,8 @@ export {
 export type { AttemptContext, Hooks, ResponseContext } from "./client/hooks.js";
 export type { Logger, LogLevel } from "./client/logging.js";
 export { createManagementClient, type ManagementClient } from "./client/management-client.js";
+export { createMemoryRateLimitStore } from "./client/memory-store.js";
+export type { RateLimit, RateLimitStore, Ticket, Turn, Wait } from "./client/rate-limit.js";
 export type { AlertsResource } from "./client/resources/alerts.js";
 export type { ListServicesParams, PipeParams, ServiceParams } from "./client/resources/management-params.js";
 export type { PipesResource } from "./client/resources/pipes.js";

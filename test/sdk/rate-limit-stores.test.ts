@@ -10,6 +10,7 @@ import { startRedisServer } from "../../scripts/lib/redis-server.mjs";
 import { createMemoryRateLimitStore } from "../../src/client/memory-store.js";
 import type { RateLimit, RateLimitStore, Ticket, Turn, Wait } from "../../src/client/rate-limit.js";
 import { redisRateLimitStore } from "../../src/shared-store/redis-store.js";
+import { importedBlock } from "../support/markdown-blocks.js";
 import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 
 const hasRedis = commandThatRuns(["redis-server", "/usr/bin/redis-server"], ["--version"]) !== undefined;
@@ -118,9 +119,9 @@ const timed = (step: Step): Step => {
  * Runs the steps against a fresh key of both stores at once, so both see the same clock, and holds them to the same
  * answers, exactly but for the times of the timed steps; resolves to the memory store's answers.
  */
-async function alike(steps: Step[]): Promise<unknown[]> {
+async function alike(steps: Step[], other: () => RateLimitStore = () => redisRateLimitStore(client as Redis, "stores-test")): Promise<unknown[]> {
   const memory = createMemoryRateLimitStore();
-  const shared = redisRateLimitStore(client as Redis, "stores-test");
+  const shared = other();
   const key = `rate-limit-stores.test ${keys++}`;
   const run = async (store: RateLimitStore) => {
     const state: Run = { store, key, tickets: [] };
@@ -150,9 +151,13 @@ function compared(answers: unknown[], steps: Step[], times: number[]): unknown[]
   );
 }
 
-describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", () => {
+/**
+ * The rules a store keeps without learning a pace from 429s: the window, a send in flight, answers and releases by
+ * ticket, a pause. `same` runs steps on the memory store and another, holding them to the same answers.
+ */
+function rulesWithoutLearning(same: (steps: Step[]) => Promise<unknown[]>) {
   it("under a limit: as many sends as it allows, then the wait until the first leaves the widened window", async () => {
-    const answers = await alike([timed(send({ requests: 3, intervalMs: 1_000 }, 4))]);
+    const answers = await same([timed(send({ requests: 3, intervalMs: 1_000 }, 4))]);
     expect(answers).toEqual([[ticket, ticket, ticket, { waitMs: expect.any(Number), paused: false }]]);
     // The first send counts from its answer, just after its take: a window and its margin from about then.
     expect(refusal(answers[0]).waitMs).toBeGreaterThan(1_000);
@@ -161,7 +166,7 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
 
   it("a send counts in flight until its answer, however long after its take, and from its answer for a window", async () => {
     const single = { requests: 1, intervalMs: 200 };
-    const answers = await alike([take(single), wait(300), take(single), answered(single, 0), timed(take(single))]);
+    const answers = await same([take(single), wait(300), take(single), answered(single, 0), timed(take(single))]);
     // Past its window and margin, still in flight: the store is asked again a margin later, when its answer may have come.
     expect(answers[2]).toEqual([{ waitMs: 50, paused: false }]);
     // Answered: a window and its margin from the answer.
@@ -171,7 +176,7 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
 
   it("an answer moves the send its ticket names to now, not another one", async () => {
     const pair = { requests: 2, intervalMs: 200 };
-    const answers = await alike([take(pair, 2), answered(pair, 1), wait(300), answered(pair, 0), timed(take(pair, 2))]);
+    const answers = await same([take(pair, 2), answered(pair, 1), wait(300), answered(pair, 0), timed(take(pair, 2))]);
     // The later send, answered first, has left its window; the earlier one counts from its own answer, just now.
     expect(answers.at(-1)).toEqual([ticket, { waitMs: expect.any(Number), paused: false }]);
     expect(refusal(answers.at(-1)).waitMs).toBeGreaterThan(200);
@@ -179,7 +184,7 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
 
   it("a release gives the send's turn back, to the next take", async () => {
     const pair = { requests: 2, intervalMs: 1_000 };
-    const answers = await alike([take(pair, 3), release(0), take(pair, 2), release(-1), take(pair, 2)]);
+    const answers = await same([take(pair, 3), release(0), take(pair, 2), release(-1), take(pair, 2)]);
     const full = { waitMs: 50, paused: false };
     expect(answers).toEqual([[ticket, ticket, full], undefined, [ticket, full], undefined, [ticket, full]]);
   });
@@ -199,7 +204,7 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
       release(0),
       take(pair),
     ];
-    const answers = await alike(steps);
+    const answers = await same(steps);
     // The store waits for the answer of the first send still in flight, each time. A send the answer added or moved
     // to now would refuse at once, or wait a window; one the release took out by mistake would let a take go.
     const full = { waitMs: 50, paused: false };
@@ -207,10 +212,14 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
   });
 
   it("a 429's pause, a shorter one after it not shortening it", async () => {
-    const answers = await alike([take(limit), limited(limit, 2_000, 0), limited(limit, 500, 0), timed(take(limit)), timed(take(undefined))]);
+    const answers = await same([take(limit), limited(limit, 2_000, 0), limited(limit, 500, 0), timed(take(limit)), timed(take(undefined))]);
     expect(answers.slice(3)).toEqual([[{ waitMs: expect.any(Number), paused: true }], [{ waitMs: expect.any(Number), paused: true }]]);
     for (const answer of answers.slice(3)) expect(refusal(answer).waitMs).toBeGreaterThan(1_900);
   });
+}
+
+describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", () => {
+  rulesWithoutLearning(alike);
 
   it("the budget a 429 teaches: the window's sends but that one, one fewer per other 429 of the window, named in the refusal", async () => {
     const steps = [send(limit, 6), wait(100), limited(limit, 300, 0), limited(limit, 300, 1), waitOut(300), timed(take(limit, 5))];
@@ -319,4 +328,10 @@ describe.skipIf(!hasRedis)("the Redis store and the memory store answer alike", 
     ]);
     expect(new Set(names.map((name) => /\{(.*)\}/.exec(name)?.[1])).size).toBe(1);
   });
+});
+
+// RATE-LIMITS.md's "A store of your own" block, as written there, run as a module: a reader copies what was tested.
+describe("the Map store RATE-LIMITS.md shows answers as the memory store does", async () => {
+  const { createMapRateLimitStore } = await importedBlock("RATE-LIMITS.md", "createMapRateLimitStore");
+  rulesWithoutLearning((steps) => alike(steps, createMapRateLimitStore as () => RateLimitStore));
 });
