@@ -224,7 +224,8 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
           errorKey,
           retryAfterMs,
         };
-        queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number)));
+        // Recorded before this call asks again: a shared store then sees the pause before its next take.
+        await queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number)));
       }
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
       if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });

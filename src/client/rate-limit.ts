@@ -198,13 +198,15 @@ export class CredentialQueue {
    * The send `ticket` names got `answer`, a 429 asking to wait `waitMs`. Every call of the credential stops for
    * that long, with up to 10% of it more (at most 1 s, and at most `spreadMs`, so that the call may still wait for
    * it), so that processes that share the credential do not all come back at once; the store lowers the budget.
+   * Resolves once the store has recorded it, or failed to: the call that got the 429 asks for its next turn after
+   * that, so a shared store sees the pause before that call's take.
    */
-  limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, ticket: Ticket, spreadMs: number): void {
+  limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, ticket: Ticket, spreadMs: number): Promise<void> {
     const jitter = Math.random() * Math.min(1000, waitMs / 10, spreadMs);
     this.#lastAnswer = answer;
     this.#lastAnswerUntil = performance.now() + waitMs + jitter;
     // A store that cannot record it costs the pause here; the next take tells the calls what is wrong.
-    bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), ticket));
+    return bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), ticket));
   }
 
   /**
@@ -310,9 +312,9 @@ function chargedShare({ paused, lowered }: Wait, limit: RateLimit | undefined): 
  * Runs a store's write whose failure only costs precision, sync or async, without letting it throw or reject: the
  * send stays counted from its take, or the pause unset, and the next take tells the calls what is wrong.
  */
-function bestEffort(write: () => void | Promise<void>): void {
+function bestEffort(write: () => void | Promise<void>): Promise<void> {
   // Run at once (the next take must see the pause); a throw becomes the async function's rejection, caught here.
-  (async () => write())().catch(() => undefined);
+  return (async () => write())().catch(() => undefined);
 }
 
 /**
