@@ -4,12 +4,12 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
-import { fleetTests, prismTests, unitTests } from "../../vitest.config.js";
+import { fleetTests, parityTests, prismTests, unitTests } from "../../vitest.config.js";
 
 const testFiles = readdirSync(join(root, "test"), { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile() && entry.name.endsWith(".test.ts"))
   .map((entry) => relative(root, join(entry.parentPath, entry.name)));
-const listed = [...unitTests, ...prismTests, ...fleetTests];
+const listed = [...unitTests, ...prismTests, ...fleetTests, ...parityTests];
 
 it("lists only test files that exist, each in one project at most", () => {
   expect(listed.filter((file) => !existsSync(join(root, file)))).toEqual([]);

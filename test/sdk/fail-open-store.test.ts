@@ -1,7 +1,7 @@
 // A shared store that fails open, driven by a scripted shared store on a fake clock: a command that rejects or
 // does not answer within the deadline is asked of the memory store instead; the store says so once, probes once a
 // second until the shared store answers, and says that once; a failure of a command sent before it came back does
-// not send it away again. (The same against a real redis-server killed mid-run: redis-store.test.ts.)
+// not send it away again. (The same against a real redis-server killed mid-run: redis-outage.test.ts.)
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { RateLimit, RateLimitStore, Ticket, Turn } from "../../src/client/rate-limit.js";
 import { failingOpen, probeIntervalMs } from "../../src/shared-store/fail-open.js";

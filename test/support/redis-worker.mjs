@@ -1,7 +1,7 @@
 // One worker of the shared-store tests: a process with a management client whose rate-limit store is Redis, that
 // says it started once its Redis client is connected, fires its calls at once and reports how they ended, and the
 // lines the store logged. Run by
-// test/sdk/redis-store.test.ts with `node redis-worker.mjs <json>`:
+// the redis-*.test.ts files (test/support/redis-fleet.ts) with `node redis-worker.mjs <json>`:
 // { url, redisPort, redisClient: "ioredis" | "redis", calls, pipe, limit, keyId?, awaitReturnMs? }: with
 // awaitReturnMs, a worker whose store fell back waits that long at most, after its calls, for it to come back.
 import { fileURLToPath } from "node:url";
