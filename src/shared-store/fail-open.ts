@@ -5,6 +5,7 @@
 import { createMemoryRateLimitStore } from "../client/memory-store.js";
 import { marginMs, type RateLimit, type RateLimitStore, type Ticket, type Turn } from "../client/rate-limit.js";
 import type { SharedRateLimitStore } from "./redis-store.js";
+import { UnusableStoreError } from "./unusable-store.js";
 
 /** Where the store says it fell back and came back: `console` by default. */
 export interface StoreLogger {
@@ -18,12 +19,6 @@ export interface FailOpenOptions {
   /** What the log lines call the shared store. */
   name: string;
 }
-
-/**
- * A shared store's failure that waiting does not mend (a Redis too old for the scripts): the store says so once and
- * counts in memory for good, asking the shared store nothing more.
- */
-export class UnusableStoreError extends Error {}
 
 /** The key a probe takes a send for: hashed like any other, and no credential's. */
 // Stryker disable next-line StringLiteral: any key does, as long as no credential's key is it.

@@ -4,7 +4,7 @@
 // commands in order: an EVAL sent after a NOSCRIPT would run after commands sent meanwhile (a 429's pause after the
 // take of the call that got it, which then went out unpaused). Through ioredis or node-redis alike: neither is asked to define the scripts, since the store
 // takes a client it did not create.
-import { UnusableStoreError } from "./fail-open.js";
+import { UnusableStoreError } from "./unusable-store.js";
 
 /** An ioredis client (`new Redis(...)`, `new Cluster(...)`) or a connected node-redis one (`createClient(...)`, v4 or later). */
 export type RedisClient = object;
