@@ -63,6 +63,18 @@ function storeOver(shared: SharedRateLimitStore) {
   return { store, lines };
 }
 
+/** A store of two sharers, one send taken while the shared store was down, and just back (the probe answered). */
+async function justBack() {
+  const { shared, behave } = scriptedShared(2);
+  const { store } = storeOver(shared);
+  const ten = { requests: 10, intervalMs: 1_000 };
+  behave("reject");
+  await store.take(key, ten);
+  behave("answer");
+  await vi.advanceTimersByTimeAsync(probeIntervalMs);
+  return { store, behave, ten };
+}
+
 /** What a turn that lets a send go is: a ticket, whichever. */
 const aTicket = expect.any(String);
 /** A ticket of a send counted in this process's memory alone: its shared part is empty. */
@@ -274,13 +286,7 @@ describe("a shared store that fails", () => {
   });
 
   it("just back, gives the share's turn back when the shared store refuses the send", async () => {
-    const { shared, behave } = scriptedShared(2);
-    const { store } = storeOver(shared);
-    const ten = { requests: 10, intervalMs: 1_000 };
-    behave("reject");
-    await store.take(key, ten);
-    behave("answer");
-    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    const { store, behave, ten } = await justBack();
     behave("refuse");
     // Redis counts sends of other processes: its wait is the answer, and the share keeps no send that was not made.
     for (let refused = 0; refused < 5; refused++) expect(await store.take(key, ten)).toEqual({ waitMs: 300, paused: false });
@@ -291,13 +297,7 @@ describe("a shared store that fails", () => {
   });
 
   it("just back, counts a send whose shared take fails once in memory, under the share's ticket", async () => {
-    const { shared, behave } = scriptedShared(2);
-    const { store } = storeOver(shared);
-    const ten = { requests: 10, intervalMs: 1_000 };
-    behave("reject");
-    await store.take(key, ten);
-    behave("answer");
-    await vi.advanceTimersByTimeAsync(probeIntervalMs);
+    const { store, behave, ten } = await justBack();
     // Back, then gone again: each of these sends is taken once in memory, so the share of 5 holds four of them
     // beside the one sent apart.
     behave("reject");
