@@ -1,7 +1,7 @@
 // What an editor offers while a user types a request body whose `type` or `source` picks a branch: every branch
 // at the empty string, while each body the contract refuses is still a compile error. Under the project's own
 // settings (exactOptionalPropertyTypes on) and a typical consumer's (off).
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { openEditor } from "../support/editor.js";
 import { accepted, refused, typing } from "../support/request-unions.js";
@@ -14,6 +14,7 @@ describe.each([
   { settings: "a consumer's (exactOptionalPropertyTypes off)", options: { exactOptionalPropertyTypes: false } },
 ])("under $settings compiler settings", ({ options }) => {
   const editor = openEditor(root, files, options);
+  beforeAll(() => editor.load(), 30_000);
 
   it.each(typing.expected)("offers every value at $needle", ({ needle, offers }) => {
     expect(editor.completions(fileOf(typing), needle).sort()).toEqual([...offers].sort());
