@@ -201,7 +201,8 @@ describe("the alerts reference", () => {
       if (!(await menu.isVisible())) await picker.click();
       await menu.getByRole("menuitem", { name: label, exact: true }).click();
       await expect.poll(() => picker.innerText()).toBe(label);
-      expect(squeezed(await panel.locator("pre").first().innerText()), label).toBe(squeezed(source));
+      // The picker shows its label a render before the panel shows its code: on a busy machine the last one's for a while.
+      await expect.poll(async () => squeezed(await panel.locator("pre").first().innerText()), { message: label }).toBe(squeezed(source));
     }
     // One entry per language per named example, labelled with its summary, each the generator's for that example.
     for (const { key, summary, request } of namedExamples(bundles.alerts, entry)) {
