@@ -36,8 +36,8 @@ export interface Report {
   elapsedMs: number;
 }
 
-/** Runs one worker process: `started` once its Redis client is connected and its calls go, `report` when they ended. */
-function worker(options: object): { started: Promise<void>; report: Promise<Report> } {
+/** Runs one worker process: `ready` once its Redis client is connected, `go()` fires its calls, `report` when they ended. */
+function worker(options: object): { ready: Promise<void>; go: () => void; report: Promise<Report> } {
   const child = fork(fileURLToPath(new URL("redis-worker.mjs", import.meta.url)), [JSON.stringify(options)], { stdio: "inherit" });
   const failed = new Promise<never>((_, reject) => {
     child.once("error", reject);
@@ -48,16 +48,18 @@ function worker(options: object): { started: Promise<void>; report: Promise<Repo
       new Promise<Report>((resolve) => child.on("message", (received: Report & { type: string }) => received.type === type && resolve(received))),
       failed,
     ]);
-  return { started: message("started").then(() => undefined), report: message("report") };
+  return { ready: message("ready").then(() => undefined), go: () => child.send("go"), report: message("report") };
 }
 
 /**
- * Runs workers together; resolves once every one has connected to Redis and fired its calls (a busy machine can
- * take seconds to start a process: an outage timed from the fork would come before some of them ever used Redis).
+ * Runs workers together; resolves once every one has connected to Redis and all fired their calls at once (a busy
+ * machine can take seconds to start a process: one started first would send alone, and an outage timed from the
+ * fork would come before some of them ever used Redis).
  */
 export async function fleet(options: object[]): Promise<{ reports: Promise<Report[]> }> {
   const workers = options.map(worker);
-  await Promise.all(workers.map(({ started }) => started));
+  await Promise.all(workers.map(({ ready }) => ready));
+  for (const { go } of workers) go();
   return { reports: Promise.all(workers.map(({ report }) => report)) };
 }
 

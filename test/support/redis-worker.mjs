@@ -1,6 +1,6 @@
 // One worker of the shared-store tests: a process with a management client whose rate-limit store is Redis, that
-// says it started once its Redis client is connected, fires its calls at once and reports how they ended, and the
-// lines the store logged. Run by
+// says it is ready once its Redis client is connected, fires its calls at once when told "go", and reports how they
+// ended, and the lines the store logged. Run by
 // the redis-*.test.ts files (test/support/redis-fleet.ts) with `node redis-worker.mjs <json>`:
 // { url, redisPort, redisClient: "ioredis" | "redis", calls, pipe, limit, keyId?, awaitReturnMs? }: with
 // awaitReturnMs, a worker whose store fell back waits that long at most, after its calls, for it to come back.
@@ -32,7 +32,11 @@ const management = createManagementClient({
   rateLimit: limit,
   rateLimitStore: createRedisRateLimitStore({ client, logger: { warn: (line) => logged.push(line) } }),
 });
-process.send({ type: "started" });
+// Every worker of the fleet fires at once: each says it is ready and waits for the word (a busy machine can take
+// seconds to start one process, in which another would have sent all its calls alone).
+const go = new Promise((resolve) => process.on("message", (message) => message === "go" && resolve()));
+process.send({ type: "ready" });
+await go;
 const started = Date.now();
 const outcomes = await Promise.allSettled(Array.from({ length: calls }, () => management.pipes.getSettings(pipe)));
 const elapsedMs = Date.now() - started;
