@@ -5,7 +5,22 @@ import { describe, expect, it } from "vitest";
 import { createAlertsClient, createManagementClient, RequestValidationError, type ReversePrivateEndpointRequest } from "../../src/index.js";
 import { bundles } from "../support/bundles.js";
 import { operation } from "../support/operations.js";
-import { alertEnvelope, alertId, keyId, keySecret, organizationId, pipe, serviceId, settingsEnvelope, tileAlert, token } from "../support/sdk-fixtures.js";
+import {
+  alertEnvelope,
+  alertId,
+  keyId,
+  keySecret,
+  organizationId,
+  pipe,
+  serviceId,
+  settingsEnvelope,
+  storeOfEachTest,
+  tileAlert,
+  token,
+} from "../support/sdk-fixtures.js";
+
+// The unit tests share one module graph, and so the SDK's process-wide store: each test's calls count in their own.
+const store = storeOfEachTest();
 
 /** A fetch that records what would have been sent and answers like the server would. */
 function recordingFetch(answer: unknown) {
@@ -19,13 +34,20 @@ function recordingFetch(answer: unknown) {
 
 function management(validateRequests = true) {
   const recorder = recordingFetch(settingsEnvelope);
-  const client = createManagementClient({ baseUrl: "https://api.example.test", keyId, keySecret, fetch: recorder.fetch, validateRequests });
+  const client = createManagementClient({
+    baseUrl: "https://api.example.test",
+    keyId,
+    keySecret,
+    fetch: recorder.fetch,
+    validateRequests,
+    rateLimitStore: store(),
+  });
   return { client, sent: recorder.sent };
 }
 
 function alerts() {
   const recorder = recordingFetch(alertEnvelope);
-  return { client: createAlertsClient({ baseUrl: "https://alerts.example.test", token, fetch: recorder.fetch }), sent: recorder.sent };
+  return { client: createAlertsClient({ baseUrl: "https://alerts.example.test", token, fetch: recorder.fetch, rateLimitStore: store() }), sent: recorder.sent };
 }
 
 async function issuesOf(call: PromiseLike<unknown>) {

@@ -13,9 +13,19 @@ let startedBy = ofFile;
 
 // spawn, fork, exec and execFile all start their process through this method, which @types/node does not declare.
 const prototype = ChildProcess.prototype as ChildProcess & { spawn(this: ChildProcess, ...args: unknown[]): unknown };
-const spawn = prototype.spawn;
+// A project that shares its modules between files (vitest's isolate: false) runs this file once per test file: each
+// wraps Node's own method, never the wrapper an earlier file left, which would count its processes as that file's too.
+const unwrapped = Symbol.for("ingestion-api.child-reaper.spawn");
+const kept = prototype as unknown as Record<symbol, typeof prototype.spawn | undefined>;
+kept[unwrapped] ??= prototype.spawn;
+const spawn = kept[unwrapped];
+// esbuild's service: one process for the worker's whole life, started by the first build of whichever file and shared
+// by every later one (the modules are shared); it exits with the worker. Killing it with a file fails the next file's
+// build ("The service is no longer running").
+const sharedService = /[\\/]esbuild[\\/]bin[\\/]esbuild$|[\\/]@esbuild[\\/]/;
 prototype.spawn = function (...args) {
   const started = spawn.apply(this, args);
+  if (sharedService.test((args[0] as { file?: string } | undefined)?.file ?? "")) return started;
   const owners = startedBy;
   owners.add(this);
   this.once("exit", () => owners.delete(this));
