@@ -40,3 +40,7 @@ if (over.length > 0) {
   );
   process.exit(1);
 }
+// The figures of every run, so that re-measuring the budgets needs no other tool.
+console.log(
+  `check-time-budget: ${step} took ${cpuSeconds} s of CPU (budget ${budget.cpuBudgetSeconds} s) and ${wallSeconds} s of wall time (cap ${budget.wallCapSeconds} s)`,
+);
