@@ -81,8 +81,9 @@ describe("an ApiError's message", () => {
     const page = `<p>${"word ".repeat(400)}</p>${"<i>".repeat(5_000_000)}`;
     const started = performance.now();
     expect(messageOf(page, { "content-type": "text/html" })).toContain(": word word");
-    // About a millisecond; reading all 15 MB of tags takes seconds.
-    expect(performance.now() - started).toBeLessThan(250);
+    // About a millisecond; stripping all 15 MB of tags takes 4.5 s here. The bound leaves room for a collection of
+    // the heap the unit files share, under the whole suite's load (405 ms once).
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });
 
