@@ -84,9 +84,10 @@ export default defineConfig({
   },
   test: {
     // Vitest's default on 2 cores is one file at a time (cores - 1); most files here wait on sockets, processes and
-    // timers, so four at a time keep both cores busy (when each file loaded its own modules the suite took 456 s with
-    // one, 290 s with two, 262 s with three; with shared modules, 263 s with three and 243 s with four).
-    maxWorkers: 4,
+    // timers, so three at a time keep both cores busy (when each file loaded its own modules the suite took 456 s with
+    // one, 290 s with two, 262 s with three). With shared modules four took 243 to 254 s against 263 s with three, but
+    // starved process starts under load: Prism behind `npm start` missed its 20 s, once in five runs.
+    maxWorkers: 3,
     // A worker's files share their modules instead of loading the SDK, the sandbox and their dependencies again each:
     // 17% less CPU time for `npm test` (563 s to 468 s, three at a time), 45% for the unit project (59 s to 32 s).
     // What a file leaves in a module, the next file of its worker sees: a test's client takes a rate-limit store or a
