@@ -18,6 +18,7 @@ export const unitTests = [
   "test/sandbox/operations.test.ts",
   "test/sandbox/prefer.test.ts",
   "test/sdk/api-promise.test.ts",
+  "test/sdk/change-settings.test.ts",
   "test/sdk/client-options.test.ts",
   "test/sdk/credential-queue.test.ts",
   "test/sdk/error-messages.test.ts",

@@ -22,6 +22,7 @@ export const buildSteps = [
       "generated/validators",
       "generated/package.ts",
       "generated/rate-limits.ts",
+      "generated/settings-fields.ts",
       "scripts/compile.mjs",
       "tsconfig.build.json",
       "package.json",
