@@ -1,8 +1,11 @@
 // Alerting interface quickstart: create an alert on a dashboard tile, then read it back.
-// Configuration comes from the environment: INGESTION_ALERTS_URL and INGESTION_ALERTS_TOKEN.
+// Reads INGESTION_ALERTS_URL and INGESTION_ALERTS_TOKEN; without them, `npx ingestion-api sandbox` as it starts.
 import { createAlertsClient } from "ingestion-api";
 
-const alerts = createAlertsClient();
+const alerts = createAlertsClient({
+  baseUrl: process.env.INGESTION_ALERTS_URL || "http://127.0.0.1:4012",
+  token: process.env.INGESTION_ALERTS_TOKEN || "sandbox-token",
+});
 
 const created = await alerts.create({
   source: "tile",

@@ -1,7 +1,13 @@
 // What goes wrong, and how to tell: validation before sending, typed HTTP errors, retries, logging.
+// Reads INGESTION_API_URL, INGESTION_API_KEY_ID, INGESTION_API_KEY_SECRET and INGESTION_ORGANIZATION_ID; without them,
+// `npx ingestion-api sandbox` as it starts (its credentials; the ids below are its data).
 import { ApiError, createManagementClient, NotFoundError, RateLimitError, RequestValidationError } from "ingestion-api";
 
 const management = createManagementClient({
+  baseUrl: process.env.INGESTION_API_URL || "http://127.0.0.1:4012",
+  keyId: process.env.INGESTION_API_KEY_ID || "sandbox-key-id",
+  keySecret: process.env.INGESTION_API_KEY_SECRET || "sandbox-key-secret",
+  organizationId: process.env.INGESTION_ORGANIZATION_ID || "7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b",
   maxRetries: 3, // retries after the first attempt (default 2), only where safe
   timeoutMs: 10_000, // per attempt (default 60 s)
   logLevel: "warn", // one line per retried attempt; "info" logs every attempt

@@ -1,4 +1,4 @@
-// Management interface quickstart: list services, read a pipe, replace its settings, create an endpoint.
+// Management interface quickstart: list services, read a pipe, change one of its settings, create an endpoint.
 // Against `npx ingestion-api sandbox` as it is, with the ids it prints; for a real server set INGESTION_API_URL,
 // INGESTION_API_KEY_ID, INGESTION_API_KEY_SECRET and INGESTION_ORGANIZATION_ID, and use your own ids.
 import { createManagementClient } from "ingestion-api";
@@ -17,19 +17,14 @@ const pipe = { serviceId: "3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70", pipeId: "9d8c7
 const { name, state } = await management.pipes.get(pipe);
 console.log(`pipe ${name} is ${state}`);
 
-// PUT replaces every setting: the ones it leaves out (or sends as null) go back to the service default, which GET leaves out.
+// A setting a PUT leaves out (or sends as null) goes back to the service default.
 const before = await management.pipes.getSettings(pipe);
-const settings = await management.pipes.updateSettings(pipe, {
-  object_storage_concurrency: 35,
-  object_storage_polling_interval_ms: 100,
-  object_storage_max_insert_bytes: 53687091200,
-  object_storage_max_file_count: 10000,
-  object_storage_use_cluster_function: true,
-  engine_max_download_threads: null,
-});
+// A PUT replaces every setting: changeSettings sends back the ones it read, with your change.
+const settings = await management.pipes.changeSettings(pipe, (current) => ({ ...current, streaming_max_insert_wait_ms: 10000 }));
 const shown = (value: unknown) => value ?? "service default";
-console.log(`object_storage_concurrency: ${shown(before.object_storage_concurrency)} -> ${shown(settings.object_storage_concurrency)}`);
-console.log(`streaming_max_insert_wait_ms: ${shown(before.streaming_max_insert_wait_ms)} -> ${shown(settings.streaming_max_insert_wait_ms)}`);
+for (const field of ["streaming_max_insert_wait_ms", "engine_max_insert_threads"] as const) {
+  console.log(`${field}: ${shown(before[field])} -> ${shown(settings[field])}`);
+}
 
 // The endpoint type decides the required fields; TypeScript checks them before the validator does.
 const endpoint = await management.reversePrivateEndpoints.create(
