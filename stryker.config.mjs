@@ -34,7 +34,6 @@ export const targets = {
       "test/sandbox/failures.test.ts",
       "test/sandbox/rate-limit.test.ts",
       "test/sandbox/own-answers.test.ts",
-      "test/sandbox/contract-snippet.test.ts",
       "test/sandbox/prefer.test.ts",
       "test/sandbox/fault-rules.test.ts",
       "test/sandbox/limiter.test.ts",

@@ -247,7 +247,7 @@ describe("the command", () => {
 
 it("prints the summary CONTRACT.md shows, for the server with the two defects it names", async () => {
   const contract = readFileSync(join(root, "CONTRACT.md"), "utf8");
-  const shown = /\n```\n(ingestion-api verify [\s\S]*?)```\n/.exec(contract)?.[1] ?? "";
+  const shown = /\n```text output\n(ingestion-api verify [\s\S]*?)```\n/.exec(contract)?.[1] ?? "";
   const server = await startBrokenServer(["wrong-field-type", "ok-for-invalid-body"]);
   try {
     const { stdout } = await run(["verify", "--management-url", server.url, ...credentials, "--rate-limit", "off", "--allow-writes"]);
