@@ -245,7 +245,8 @@ describe("run as a reader runs them", () => {
             return `node ${prism} ${mock[1]} >/dev/null 2>&1 &\nfor _ in $(seq 300); do curl -s -o /dev/null http://127.0.0.1:${mock[2]}/ && break; sleep 0.1; done`;
           return line;
         });
-      return lines.join("\n");
+      // A server the block starts in the background ends with it: its parent, the shell, would not be there to end it.
+      return ["trap 'kill $(jobs -p) 2>/dev/null' EXIT", ...lines].join("\n");
     }
 
     it.each(ofLanguage("sh").map((block) => [block.name, block] as const))(
