@@ -246,7 +246,7 @@ describe("run as a reader runs them", () => {
           return line;
         });
       // A server the block starts in the background ends with it: its parent, the shell, would not be there to end it.
-      return ["trap 'kill $(jobs -p) 2>/dev/null' EXIT", ...lines].join("\n");
+      return ["trap 'kill $(jobs -p) 2>/dev/null || true' EXIT", ...lines].join("\n");
     }
 
     it.each(ofLanguage("sh").map((block) => [block.name, block] as const))(
