@@ -96,6 +96,13 @@ describe("a script", () => {
     const client = ioredisLike(() => refused);
     await expect(runScript(client, script, [], [])).rejects.toBe(refused);
     expect(client.sent).toHaveLength(1);
+    // By its SHA-1 too: only NOSCRIPT sends the text again.
+    let lost = false;
+    const loaded = ioredisLike((command) => (command === "evalsha" && lost ? refused : "loaded"));
+    await runScript(loaded, script, [], []);
+    lost = true;
+    await expect(runScript(loaded, script, [], [])).rejects.toBe(refused);
+    expect(loaded.sent.map(([command]) => command)).toEqual(["eval", "evalsha"]);
   });
 
   it("fails with a RedisTooOldError naming the version needed when Redis cannot run it", async () => {
