@@ -5,7 +5,7 @@
 // each twin and Redocly lints both variants clean. Without Go the kin-openapi part is skipped locally, saying
 // why; with CI=true that is a failure.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -15,7 +15,7 @@ import { dereferenced } from "../../scripts/lib/dereference.mjs";
 import { toOpenApi30 } from "../../scripts/lib/openapi30.mjs";
 import { root, runTool } from "../../scripts/lib/toolchain.mjs";
 import { type Api, apis, bundles } from "../support/bundles.js";
-import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
+import { goWithKinOpenapi, kinOpenapiEnv, skipOrFailInCi } from "../support/system-tools.js";
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const generated = join(root, "generated", "openapi");
@@ -151,19 +151,13 @@ describe("the conversion", () => {
   });
 });
 
-const go = commandThatRuns(["go", "/usr/bin/go", "/usr/lib/go/bin/go"], ["version"]);
-const kinOpenapi = "/usr/share/gocode/src/github.com/getkin/kin-openapi";
-const kinMissing = !go
-  ? "skipping the kin-openapi check: no Go toolchain (apt-get install golang-go golang-github-getkin-kin-openapi-dev)"
-  : existsSync(kinOpenapi)
-    ? undefined
-    : "skipping the kin-openapi check: no kin-openapi (apt-get install golang-github-getkin-kin-openapi-dev)";
+const { go, missing: kinMissing } = goWithKinOpenapi("the kin-openapi check");
 skipOrFailInCi(kinMissing);
 
 it.skipIf(kinMissing !== undefined)("kin-openapi (Debian's) loads and validates each twin, and every vector keeps its verdict under its dialect", () => {
   const run = spawnSync(go as string, ["run", "main.go", generated, join(root, "contract", "vectors"), ...apis], {
     cwd: join(root, "test", "support", "kin-openapi"),
-    env: { ...process.env, GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "" },
+    env: { ...process.env, ...kinOpenapiEnv },
     encoding: "utf8",
     timeout: 120_000,
   });

@@ -9,18 +9,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 import { type FencedBlock, fencedBlocks, isWhole, promisedOutput, typeScriptModules } from "../support/fenced-blocks.js";
 import { spawnAndCollect } from "../support/processes.js";
 import { python3, pythonMissing, skipPython } from "../support/python.js";
-import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
+import { sandboxBanner } from "../support/sandbox.js";
+import { goWithKinOpenapi, kinOpenapiEnv, skipOrFailInCi } from "../support/system-tools.js";
 
 const shippedDocs = ["README.md", "RATE-LIMITS.md", "CONTRACT.md", "SECURITY.md"];
 const blocks = shippedDocs.flatMap(fencedBlocks);
@@ -134,10 +135,8 @@ describe("run as a reader runs them", () => {
       cwd: project.dir,
       stdio: ["pipe", "pipe", "inherit"],
     });
-    let printed = "";
-    sandbox.stdout?.setEncoding("utf8").on("data", (chunk: string) => (printed += chunk));
-    for (const deadline = Date.now() + 30_000; !printed.includes("Ctrl-C stops it.") && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
-    sandboxUrl = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1] ?? "";
+    const { printed, url } = await sandboxBanner(sandbox);
+    sandboxUrl = url ?? "";
     expect(sandboxUrl, printed).not.toBe("");
   }, 60_000);
   afterAll(async () => {
@@ -214,20 +213,6 @@ describe("run as a reader runs them", () => {
   });
 
   describe("shell", () => {
-    /** Free loopback ports, one per port a block starts a server on (Prism's 4010 and 4011). */
-    async function freePorts(count: number): Promise<number[]> {
-      const servers = await Promise.all(
-        Array.from({ length: count }, async () => {
-          const server = createServer();
-          await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-          return server;
-        }),
-      );
-      const ports = servers.map((server) => (server.address() as { port: number }).port);
-      await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-      return ports;
-    }
-
     /**
      * A shell block as the test runs it: the package is installed and its sandbox runs already (the lines that do
      * that are left out), a Prism it starts is the checkout's (the version is checked above), started in the
@@ -252,8 +237,11 @@ describe("run as a reader runs them", () => {
     it.each(ofLanguage("sh").map((block) => [block.name, block] as const))(
       "runs %s against the sandbox",
       async (_, block) => {
-        const [a = 0, b = 0] = await freePorts(2);
-        const run = await spawnAndCollect("bash", ["-eo", "pipefail", "-c", script(block.code, { 4010: a, 4011: b })], {
+        // A free port each for Prism's 4010 and 4011, should the block start them.
+        const management = await freePort();
+        let alerts = await freePort();
+        while (alerts === management) alerts = await freePort();
+        const run = await spawnAndCollect("bash", ["-eo", "pipefail", "-c", script(block.code, { 4010: management, 4011: alerts })], {
           cwd: project.dir,
           env: { ...readerEnv, PATH: `${join(project.dir, "node_modules", ".bin")}:${process.env.PATH}` },
           timeout: 90_000,
@@ -285,13 +273,7 @@ describe("run as a reader runs them", () => {
   });
 
   describe("Go", () => {
-    const go = commandThatRuns(["go", "/usr/bin/go", "/usr/lib/go/bin/go"], ["version"]);
-    const kinOpenapi = "/usr/share/gocode/src/github.com/getkin/kin-openapi";
-    const missing = !go
-      ? "skipping the Go blocks: no Go toolchain (apt-get install golang-go golang-github-getkin-kin-openapi-dev)"
-      : commandThatRuns(["test"], ["-d", kinOpenapi])
-        ? undefined
-        : "skipping the Go blocks: no kin-openapi (apt-get install golang-github-getkin-kin-openapi-dev)";
+    const { go, missing } = goWithKinOpenapi("the Go blocks");
     skipOrFailInCi(missing);
 
     it.skipIf(missing !== undefined).each(ofLanguage("go").map((block) => [block.name, block] as const))(
@@ -300,7 +282,7 @@ describe("run as a reader runs them", () => {
         const dir = join(work, `go-${block.line}`);
         mkdirSync(dir);
         writeFileSync(join(dir, "main.go"), block.code);
-        const env = { ...readerEnv, GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "", GOCACHE: join(tmpdir(), "ingestion-api-go-cache") };
+        const env = { ...readerEnv, ...kinOpenapiEnv, GOCACHE: join(tmpdir(), "ingestion-api-go-cache") };
         const run = await spawnAndCollect(go as string, ["run", join(dir, "main.go")], { cwd: project.installed, env, timeout: 120_000 });
         expect(run.status, run.stderr).toBe(0);
         expect(promisedOutput(block).length).toBeGreaterThan(0);

@@ -17,6 +17,7 @@ import { headingAnchors, isExternal, linkTargets } from "../support/markdown-lin
 import { spawnAndCollect } from "../support/processes.js";
 import { copyProject, type ProjectCopy } from "../support/project-copy.js";
 import { accepted, refused, typing } from "../support/request-unions.js";
+import { sandboxBanner } from "../support/sandbox.js";
 import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 
 const packageJson = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { files: string[] };
@@ -147,12 +148,8 @@ if (alert.thresholdType === "above") console.log(alert.state);
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {
-      let output = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-      for (const deadline = Date.now() + 15_000; !output.includes("Ctrl-C stops it.") && Date.now() < deadline; )
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      const token = /Bearer token (\S+)/.exec(output)?.[1];
+      const { printed, url } = await sandboxBanner(child, 15_000);
+      const token = /Bearer token (\S+)/.exec(printed)?.[1];
       // The sandbox starts with the bundle's examples: an example alert is there to read.
       const bundle = JSON.parse(readFileSync(join(installed, "generated/openapi/alerts.json"), "utf8"));
       const alertId = Object.values<{ value: { data?: { id?: string } } }>(bundle.components.examples).find(({ value }) => value.data?.id)?.value.data?.id;
@@ -175,11 +172,8 @@ if (alert.thresholdType === "above") console.log(alert.state);
   it("npx ingestion-api sandbox, stopped with SIGTERM as child.kill() sends it, leaves no process behind", async () => {
     // npx runs the command under `sh -c`, which does not pass the signal on: the sandbox must notice on its own.
     const child = spawn("npx", ["--no", "ingestion-api", "sandbox", "--port", "0"], { cwd: consumer, stdio: ["ignore", "pipe", "inherit"] });
-    let output = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    for (const deadline = Date.now() + 30_000; !output.includes("Ctrl-C stops it.") && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
-    expect(output).toContain("Ctrl-C stops it.");
-    const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+    const { printed, url } = await sandboxBanner(child);
+    expect(printed).toContain("Ctrl-C stops it.");
     // It answers before the kill, so that its refusing afterwards says the kill closed its port.
     expect(url).toBeDefined();
     expect((await fetch(`${url}/_sandbox/state?limit=0`)).status).toBe(200);
@@ -210,11 +204,9 @@ if (alert.thresholdType === "above") console.log(alert.state);
 
     beforeAll(async () => {
       sandbox = spawn("npx", ["--no", "ingestion-api", "sandbox", "--port", "0"], { cwd: consumer, env: readerEnv, stdio: ["pipe", "pipe", "inherit"] });
-      let output = "";
-      sandbox.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-      for (const deadline = Date.now() + 30_000; !output.includes("Ctrl-C stops it.") && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
-      sandboxUrl = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? "";
-      expect(sandboxUrl, output).not.toBe("");
+      const { printed, url } = await sandboxBanner(sandbox);
+      sandboxUrl = url ?? "";
+      expect(sandboxUrl, printed).not.toBe("");
       work = mkdtempSync(join(tmpdir(), "ingestion-api-pasted-"));
       samples = ["management", "alerts"].flatMap((api) => {
         const bundle = JSON.parse(readFileSync(join(project.installed, "generated", "openapi", `${api}.json`), "utf8"));

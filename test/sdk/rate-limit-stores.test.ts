@@ -10,7 +10,7 @@ import { startRedisServer } from "../../scripts/lib/redis-server.mjs";
 import { createMemoryRateLimitStore } from "../../src/client/memory-store.js";
 import type { RateLimit, RateLimitStore, Ticket, Turn, Wait } from "../../src/client/rate-limit.js";
 import { redisRateLimitStore } from "../../src/shared-store/redis-store.js";
-import { importedBlock } from "../support/markdown-blocks.js";
+import { importedBlock } from "../support/fenced-blocks.js";
 import { commandThatRuns, skipOrFailInCi } from "../support/system-tools.js";
 
 const hasRedis = commandThatRuns(["redis-server", "/usr/bin/redis-server"], ["--version"]) !== undefined;

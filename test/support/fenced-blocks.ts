@@ -1,8 +1,8 @@
 // The fenced code blocks of a Markdown file, as a reader meets them: each with its language, the marks after it in
 // the info string (```sh needs-redis), where it starts, and, for a TypeScript block without an import, the blocks it
-// continues.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+// continues; and one such block imported as a module, to run exactly what a reader copies.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { root } from "../../scripts/lib/toolchain.mjs";
 
 export interface FencedBlock {
@@ -25,7 +25,8 @@ export function fencedBlocks(file: string): FencedBlock[] {
     const [language = "", ...marks] = (match[1] ?? "").trim().split(/\s+/);
     const line = text.slice(0, match.index).split("\n").length;
     const rest = text.slice((match.index ?? 0) + match[0].length);
-    const after = rest.slice(0, rest.search(/^(```|#)/m) === -1 ? undefined : rest.search(/^(```|#)/m));
+    const next = rest.search(/^(```|#)/m);
+    const after = next === -1 ? rest : rest.slice(0, next);
     blocks.push({ file, line, language, marks, code: match[2] ?? "", after, name: `${file}:${line}` });
   }
   return blocks;
@@ -64,4 +65,18 @@ export function promisedOutput(block: FencedBlock): RegExp[] {
           .replace(/\bN\b/g, "\\d+"),
       ),
   );
+}
+
+/**
+ * The TypeScript block of `file` that defines the function `name`, written under build/ and imported (`ingestion-api`
+ * resolves to the sources, as in every test).
+ */
+export async function importedBlock(file: string, name: string): Promise<Record<string, unknown>> {
+  const block = fencedBlocks(file).find(({ language, code }) => language === "ts" && code.includes(`function ${name}(`));
+  if (!block) throw new Error(`${file} has no TypeScript block that defines ${name}`);
+  const directory = join(root, "build", "markdown-blocks");
+  mkdirSync(directory, { recursive: true });
+  const module = join(directory, `${basename(file, ".md")}-${name}.ts`);
+  writeFileSync(module, block.code);
+  return import(module);
 }

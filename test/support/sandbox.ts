@@ -1,6 +1,7 @@
 // A sandbox for a test file: the sandbox's server (from src/, in this process) on a free loopback port, and a Prism
 // proxy per interface in front of it, as `npm start` runs them. Each file gets its own, so state never leaks
 // between files running in parallel.
+import type { ChildProcess } from "node:child_process";
 import { freePort, type MockServer, startMocks, stopMock } from "../../scripts/lib/mock-servers.mjs";
 import type { SandboxCredentials } from "../../src/sandbox/credentials.js";
 import { exampleSeed, type SandboxData } from "../../src/sandbox/seed.js";
@@ -51,4 +52,17 @@ export function watchedFetch(flagged: string[]): typeof fetch {
     }
     return response;
   };
+}
+
+/**
+ * What `ingestion-api sandbox`, run as `child` with its stdout piped, printed once ready (its banner ends with
+ * "Ctrl-C stops it."), and the URL it names; whatever it printed by then if it was not ready within `timeoutMs`.
+ */
+export async function sandboxBanner(child: ChildProcess, timeoutMs = 30_000): Promise<{ printed: string; url: string | undefined }> {
+  let printed = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (printed += chunk));
+  for (const deadline = Date.now() + timeoutMs; !printed.includes("Ctrl-C stops it.") && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { printed, url: /on (http:\/\/127\.0\.0\.1:\d+)/.exec(printed)?.[1] };
 }
