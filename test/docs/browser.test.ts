@@ -1,4 +1,6 @@
-// The rendered docs as a user sees them from `npm start`, in headless Chromium (see test/support/chromium.ts).
+// The rendered docs as a user sees them from `npm start`'s docs server, in headless Chromium (see
+// test/support/chromium.ts). The server runs here, in-process: what else `npm start` runs (two Prism mocks and the
+// sandbox, about 8 s of CPU) these pages never call, and test/docs/start.test.ts runs `npm start` itself.
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
@@ -7,20 +9,20 @@ import { integerSettings } from "../../contract/cases/seed-settings.mjs";
 import { goSample, pythonSample, withCodeSamples } from "../../scripts/lib/code-samples.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { namedExamples, operationsOf } from "../../src/contract/openapi.js";
+import { startDocsServer } from "../../src/docs/server.js";
 import { bundles } from "../support/bundles.js";
 import { launchBrowserContext } from "../support/chromium.js";
-import { type NpmStart, runNpmStart, stopNpmStart } from "../support/npm-start.js";
 import { operations as allOperations } from "../support/operations.js";
 
 const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
 const screenshots = join(root, "build", "screenshots");
 
-let npmStart: NpmStart;
+let docs: Awaited<ReturnType<typeof startDocsServer>>;
 let browser: BrowserContext;
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
-  npmStart = await runNpmStart();
+  docs = await startDocsServer({ dir: join(root, "build", "docs"), port: 0 });
   browser = await launchBrowserContext({ viewport: { width: 1400, height: 900 } });
 }, 120_000);
 
@@ -28,7 +30,7 @@ afterAll(async () => {
   try {
     await browser?.close();
   } finally {
-    if (npmStart) await stopNpmStart(npmStart);
+    await docs?.close();
   }
 });
 
@@ -45,7 +47,7 @@ async function open(path: string): Promise<{ page: Page; problems: string[]; hos
     const url = new URL(request.url());
     if (url.protocol === "http:" || url.protocol === "https:") hosts.add(url.hostname);
   });
-  await page.goto(npmStart.docsUrl + path, { waitUntil: "networkidle" });
+  await page.goto(new URL(path, docs.url).href, { waitUntil: "networkidle" });
   return { page, problems, hosts };
 }
 
@@ -86,7 +88,7 @@ describe("the landing page", () => {
     const links = await page.$$eval("a", (anchors) => anchors.map((a) => a.getAttribute("href")));
     for (const href of ["management.html", "alerts.html", "openapi/management.json", "openapi/management.yaml", "openapi/alerts.json", "openapi/alerts.yaml"]) {
       expect(links).toContain(href);
-      expect((await page.request.get(`${npmStart.docsUrl}/${href}`)).status()).toBe(200);
+      expect((await page.request.get(new URL(href, docs.url).href)).status()).toBe(200);
     }
     const text = await page.locator("body").innerText();
     expect(text).toContain("Ingestion Management API");
