@@ -1,12 +1,14 @@
 // `npm run check:breaking` flags each breaking change of a bundle and passes each compatible one. Every case
-// mutates a copy of the real bundle (the head) and compares it with the unchanged bundle (the base).
+// mutates a copy of the real bundle (the head) and compares it with the unchanged bundle (the base). The cases run
+// the gate in this process (`checkBreaking`, what the command runs); "the command" below runs it as npm does.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { checkBreaking } from "../../scripts/lib/breaking-changes.mjs";
 import { type Api, bundles } from "../support/bundles.js";
-import { copyProject, repoRoot as root } from "../support/project-copy.js";
+import { repoRoot as root } from "../support/project-copy.js";
 
 const workDir = mkdtempSync(join(tmpdir(), "ingestion-api-breaking-"));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
@@ -14,20 +16,25 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 type Bundle = (typeof bundles)[Api];
 let runCount = 0;
 
-/** Runs the gate on a base bundle and a mutated copy of it (head); returns its exit code and output. */
-function gateBetween(api: Api, base: Bundle, mutate: (head: Bundle) => void): { status: number | null; output: string } {
+/** Writes a base bundle and a mutated copy of it (head) to files of their own; returns their paths. */
+function filesOf(base: Bundle, mutate: (head: Bundle) => void): [string, string] {
   const head = structuredClone(base);
   mutate(head);
-  const dir = join(workDir, `${api}-${runCount++}`);
+  const dir = join(workDir, `case-${runCount++}`);
   mkdirSync(dir);
   writeFileSync(join(dir, "base.json"), JSON.stringify(base));
   writeFileSync(join(dir, "head.json"), JSON.stringify(head));
-  const run = spawnSync(process.execPath, [join(root, "scripts/check-breaking.mjs"), join(dir, "base.json"), join(dir, "head.json")], { encoding: "utf8" });
-  return { status: run.status, output: run.stdout + run.stderr };
+  return [join(dir, "base.json"), join(dir, "head.json")];
+}
+
+/** The gate on a base bundle and a mutated copy of it (head): its exit status and what it prints. */
+function gateBetween(base: Bundle, mutate: (head: Bundle) => void): { status: number | null; output: string } {
+  const { status, out, err } = checkBreaking(filesOf(base, mutate), { root });
+  return { status, output: [...out, ...err].join("\n") };
 }
 
 /** The gate on the api's real bundle (base) and a mutated copy. */
-const gate = (api: Api, mutate: (head: Bundle) => void) => gateBetween(api, bundles[api], mutate);
+const gate = (api: Api, mutate: (head: Bundle) => void) => gateBetween(bundles[api], mutate);
 
 function expectBreaking(api: Api, mutate: (head: Bundle) => void, ...reported: string[]) {
   const { status, output } = gate(api, mutate);
@@ -240,23 +247,22 @@ describe("passes as compatible", () => {
 
 describe("with no arguments: the current bundles against the released ones", () => {
   it("passes for the committed bundles", () => {
-    const run = spawnSync(process.execPath, [join(root, "scripts/check-breaking.mjs")], { encoding: "utf8" });
-    expect(run.status, run.stdout + run.stderr).toBe(0);
+    const { status, out, err } = checkBreaking([], { root });
+    expect(status, [...out, ...err].join("\n")).toBe(0);
   });
 
-  /** Runs the gate in a copy of the project whose alerts bundle was released at `from` and is now `head` at `to`. */
+  /** The gate in a project whose alerts bundle was released at `from` and is now `head` at `to`. */
   function released(head: Bundle, from: string, to: string): { status: number | null; output: string } {
-    const project = copyProject(["scripts/check-breaking.mjs", "scripts/lib", "src/contract", "redocly.yaml", "openapi/released", "generated/openapi"]);
-    try {
-      const releasedFile = join(project.dir, "openapi/released/alerts.json");
-      const baseline = JSON.parse(readFileSync(releasedFile, "utf8"));
-      writeFileSync(releasedFile, JSON.stringify({ ...baseline, info: { ...baseline.info, version: from } }));
-      writeFileSync(join(project.dir, "generated/openapi/alerts.json"), JSON.stringify({ ...head, info: { ...head.info, version: to } }));
-      const run = spawnSync(process.execPath, [join(project.dir, "scripts/check-breaking.mjs")], { encoding: "utf8" });
-      return { status: run.status, output: run.stdout + run.stderr };
-    } finally {
-      project.remove();
-    }
+    const project = join(workDir, `project-${runCount++}`);
+    for (const folder of ["openapi/released", "generated/openapi"]) mkdirSync(join(project, folder), { recursive: true });
+    const bundle = (folder: string, api: Api) => join(project, folder, `${api}.json`);
+    const baseline = JSON.parse(readFileSync(join(root, "openapi/released/alerts.json"), "utf8"));
+    writeFileSync(bundle("openapi/released", "alerts"), JSON.stringify({ ...baseline, info: { ...baseline.info, version: from } }));
+    writeFileSync(bundle("generated/openapi", "alerts"), JSON.stringify({ ...head, info: { ...head.info, version: to } }));
+    for (const folder of ["openapi/released", "generated/openapi"])
+      writeFileSync(bundle(folder, "management"), readFileSync(join(root, folder, "management.json")));
+    const { status, out, err } = checkBreaking([], { root: project });
+    return { status, output: [...out, ...err].join("\n") };
   }
 
   // A breaking change against the released bundle: a response property that clients may rely on is gone.
@@ -302,7 +308,7 @@ describe("oneOf/anyOf details", () => {
   it("flags a change to a property declared beside the branches, not only inside them", () => {
     const base = structuredClone(bundles.alerts);
     withSharedProperty("string")(base);
-    const { status, output } = gateBetween("alerts", base, withSharedProperty("integer"));
+    const { status, output } = gateBetween(base, withSharedProperty("integer"));
     expect(status, output).toBe(1);
     expect(output).toContain("data(kind=a).shared type string became integer");
     expect(output).toContain("data(kind=b).shared type string became integer");
@@ -311,7 +317,7 @@ describe("oneOf/anyOf details", () => {
   it("passes untagged branches that only changed order", () => {
     const base = structuredClone(bundles.alerts);
     base.components.schemas.Alert.properties.groupBy = { oneOf: [{ type: "string" }, { type: "null" }] };
-    const { status, output } = gateBetween("alerts", base, (h) => {
+    const { status, output } = gateBetween(base, (h) => {
       h.components.schemas.Alert.properties.groupBy = { oneOf: [{ type: "null" }, { type: "string" }] };
     });
     expect(status, output).toBe(0);
@@ -323,5 +329,27 @@ describe("oneOf/anyOf details", () => {
     });
     expect(status, output).toBe(2);
     expect(output).toContain("does not compare boolean schemas");
+  });
+});
+
+describe("the command (scripts/check-breaking.mjs, as npm runs it)", () => {
+  const command = (args: string[]) => spawnSync(process.execPath, [join(root, "scripts/check-breaking.mjs"), ...args], { encoding: "utf8" });
+
+  it("with no arguments passes for the committed bundles, and says so on stdout", () => {
+    const run = command([]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain("check:breaking: no breaking change since the last release: management");
+  });
+
+  it("exits 1 on a breaking change and lists it on stdout", () => {
+    const run = command(filesOf(bundles.alerts, (h) => delete h.paths[alertPath].get));
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stdout).toContain(`GET ${alertPath}: operation removed [operation-removed]`);
+  });
+
+  it("exits 2 with its usage on stderr when given one file", () => {
+    const run = command(["base.json"]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("usage: npm run check:breaking [-- <base.json> <head.json>]");
   });
 });
