@@ -24,9 +24,15 @@ const outcomes = await Promise.allSettled(
   Array.from({ length: calls }, () => management.pipes.getSettings(pipe).finally(() => ended.push(Date.now() - started))),
 );
 const errors = outcomes.map((outcome) => (outcome.status === "rejected" ? outcome.reason : undefined));
+const ownAnswer = (error) => error instanceof RateLimitError && !error.message.includes("was not sent") && error.retryAfterMs === 1_000;
 process.send({
   rateLimitErrors: errors.filter((error) => error instanceof RateLimitError).length,
-  answered: errors.filter((error) => error instanceof RateLimitError && !error.message.includes("was not sent") && error.retryAfterMs === 1_000).length,
+  answered: errors.filter(ownAnswer).length,
+  // What the first calls that did not end in their own answer ended with, for the test's failure message.
+  notAnswered: errors
+    .filter((error) => !ownAnswer(error))
+    .slice(0, 3)
+    .map(String),
   lastEndedMs: Math.max(...ended),
   mostAttempts,
   firstMessage: errors[0]?.message,
