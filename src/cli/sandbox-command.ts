@@ -37,9 +37,11 @@ created resources can be read back, settings replaced and read again, requests a
                 N/Ts or N/Tms (10/1s) for both interfaces, to test a client's back-off quickly
   --latency     milliseconds every answer waits: a number, or MIN-MAX for a delay drawn for each answer
   --max-resources  the most reverse private endpoints, and alerts, that creates may add (default 10000)
-Test what fails too: a Prefer header (code=404, example=NAME) gets any answer the operation declares, and
-POST /_sandbox/faults adds rules ({"operation": "getPipe", "status": 503, "count": 1}; "reset", "truncate";
-delayMs, probability, headers). POST /_sandbox/reset puts the data back as it was at start.`;
+Test what fails too: a Prefer header (code=404, example=NAME) gets any answer the operation declares
+(code=429, retry-after=1: a 429 that names a 1 s wait), and POST /_sandbox/faults adds rules ({"operation":
+"getPipe", "status": 503, "count": 1}; "reset", "truncate"; delayMs, probability, retryAfterSeconds, headers).
+The own routes take POST and DELETE as JSON: curl -X POST -H 'content-type: application/json' -d '{}'
+URL/_sandbox/reset puts the data back as it was at start.`;
 
 /** A usage error: the command stops with exit code 2 and the message. */
 function fail(message: string): never {
@@ -139,7 +141,8 @@ async function serve(values: ReturnType<typeof parse>): Promise<void> {
   management  ${sandbox.url}/v1/...      HTTP Basic: key id ${shown(chosen.keyId)}, key secret ${shown(chosen.keySecret)}
   alerts      ${sandbox.url}/api/v2/...  Bearer token ${shown(chosen.token)}
   data        ${values.seed ? values.seed : "the specs' examples"}: ${counts}${limitsLine}${firstCallIds(seed)}
-  POST ${sandbox.url}/_sandbox/reset puts the data back; GET ${sandbox.url}/_sandbox/state shows it; /_sandbox/faults injects failures.
+  reset       curl -X POST -H 'content-type: application/json' -d '{}' ${sandbox.url}/_sandbox/reset
+              puts the data back; GET ${sandbox.url}/_sandbox/state shows it; /_sandbox/faults injects failures
 Ctrl-C stops it.`);
 }
 

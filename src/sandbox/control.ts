@@ -63,6 +63,14 @@ export interface ControlRequest {
   ownOrigin: boolean;
   /** Whether its Content-Type is JSON. */
   json: boolean;
+  /** Its Host header (the server has checked it names this machine), for the command a refusal shows. */
+  host: string | undefined;
+}
+
+/** The curl command that sends `method` to `path` as the own routes take it, on the host the request named. */
+function asJson(method: string, path: string, host: string | undefined): string {
+  const body = path === `${controlPrefix}reset` ? " -d '{}'" : method === "POST" ? " -d '<the rule, as JSON>'" : "";
+  return `curl -X ${method} -H 'content-type: application/json'${body} ${host ? `http://${host}` : ""}${path}`;
 }
 
 /**
@@ -73,7 +81,10 @@ export function control(state: SandboxState, faults: Faults, request: ControlReq
   const { method, path, query } = request;
   if (!request.ownOrigin) return refused(403, "the sandbox's own routes take no request from another origin");
   if ((method === "POST" || method === "DELETE") && !request.json)
-    return refused(415, "the sandbox's own routes take POST and DELETE as application/json only");
+    return refused(
+      415,
+      `the sandbox's own routes take POST and DELETE as application/json only (which a web page cannot send unasked): ${asJson(method, path, request.host)}`,
+    );
   const route = path.slice(controlPrefix.length);
   if (route === "reset") {
     if (method !== "POST") return refused(405, "use POST /_sandbox/reset", { allow: "POST" });

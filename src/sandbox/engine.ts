@@ -120,6 +120,7 @@ export function createEngine(options: EngineOptions): Engine {
         query: url.searchParams,
         ownOrigin: isOwnOrigin(headers.origin, allowedHosts),
         json: isJson(headers["content-type"]),
+        host: headers.host,
       };
       const result = control(state, faults, request);
       if (typeof result !== "function") return answered(result);

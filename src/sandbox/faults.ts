@@ -1,7 +1,7 @@
 // Faults on request, beside state: a rule makes an operation (or every one) answer a declared error, or drop its
 // connection before or in the middle of the answer, after a delay, a number of times or with a probability. Every
 // injected body is the status's declared example, checked against the declared schema when the rule is added.
-import { type Answer, declaredAnswerFor } from "./answers.js";
+import { type Answer, declaredAnswerFor, declaresWait, maxRetryAfterSeconds } from "./answers.js";
 import { type DeclaredCode, declaredStatuses, type Operation, type OperationId, operations } from "./contract.js";
 
 /**
@@ -26,7 +26,13 @@ export interface FaultRuleFor<Target extends OperationId | "*"> {
   count?: number;
   /** The chance it plays on a matching request, above 0 and at most 1 (the default). */
   probability?: number;
-  /** Headers added to its answer (say a `retry-after`), over the declared ones. */
+  /**
+   * With a status that says how long to wait (429): the wait it names, in whole seconds from 0 to 3600, in every
+   * wait header it declares (`Retry-After`, and on management `X-RateLimit-Reset`) and in its message. By default
+   * the declared `Retry-After` example's (10 s on management, 30 s on alerting).
+   */
+  retryAfterSeconds?: number;
+  /** Headers added to its answer, over the declared ones. */
   headers?: Record<string, string>;
 }
 
@@ -46,7 +52,7 @@ const headerValue = /^[\x20-\x7e\t]*$/;
 /** The problems of a rule, in words naming the field and the rule; none when it can be played. */
 function problemsOf(rule: Partial<FaultRule>): string[] {
   const problems: string[] = [];
-  const known = ["operation", "status", "delayMs", "count", "probability", "headers"];
+  const known = ["operation", "status", "delayMs", "count", "probability", "retryAfterSeconds", "headers"];
   for (const key of Object.keys(rule)) if (!known.includes(key)) problems.push(`${key} is not a field of a fault rule (${known.join(", ")})`);
   const targets = targetsOf(rule.operation);
   if (targets.length === 0) problems.push(`operation must be an operation id (${operations.map(({ operationId }) => operationId).join(", ")}) or "*"`);
@@ -63,6 +69,14 @@ function problemsOf(rule: Partial<FaultRule>): string[] {
       if (typeof answer.body !== "string" && !operation.answers[answer.declared]?.(answer.body)) {
         problems.push(`the declared example of ${operation.operationId} ${answer.declared} breaks its schema`);
       }
+    }
+  }
+  const { retryAfterSeconds } = rule;
+  if (retryAfterSeconds !== undefined) {
+    if (!(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0 && retryAfterSeconds <= maxRetryAfterSeconds)) {
+      problems.push(`retryAfterSeconds must be an integer from 0 to ${maxRetryAfterSeconds}`);
+    } else if (!Number.isInteger(status) || targets.some((operation) => !declaresWait(operation, status as number))) {
+      problems.push("retryAfterSeconds goes with status 429, the answer that says how long to wait");
     }
   }
   if (rule.delayMs !== undefined && !(Number.isInteger(rule.delayMs) && rule.delayMs >= 0 && rule.delayMs <= 60_000)) {
@@ -130,7 +144,7 @@ export function createFaults(random: () => number = Math.random) {
         return { answer: undefined, drop: rule.status, delayMs };
       }
       // Checked when the rule was added, for every operation it targets.
-      const declared = declaredAnswerFor(operation, rule.status) as Answer & { headers: Record<string, string> };
+      const declared = declaredAnswerFor(operation, rule.status, { retryAfterSeconds: rule.retryAfterSeconds }) as Answer & { headers: Record<string, string> };
       return {
         answer: { status: declared.status, body: declared.body, headers: { ...declared.headers, ...lowercased(rule.headers) } },
         drop: undefined,

@@ -2,7 +2,15 @@
 // headers), fault rules make an operation answer a declared error or drop its connection, and latency slows every
 // answer. Over real sockets (the sandbox's own server in this process), checked against the contract.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ConnectionError, createAlertsClient, createManagementClient, InternalServerError, NotFoundError, TimeoutError } from "../../src/index.js";
+import {
+  ConnectionError,
+  createAlertsClient,
+  createManagementClient,
+  InternalServerError,
+  NotFoundError,
+  RateLimitError,
+  TimeoutError,
+} from "../../src/index.js";
 import { rateLimitsOf } from "../../src/sandbox/rate-limit.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
@@ -94,11 +102,34 @@ describe("Prefer", () => {
     const [, second] = Object.keys(getPipe.responseExamples("200"));
     const response = await send(getPipe, { prefer: `example=${second}` });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual(getPipe.responseExamples("200")[second as string]);
+    // The example's body, with a request id of this answer's own.
+    const example = getPipe.responseExamples("200")[second as string] as { requestId: string };
+    const body = (await response.json()) as { requestId: string };
+    expect(body).toEqual({ ...example, requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(body.requestId).not.toBe(example.requestId);
   });
 
   it("reaches the SDK as its error class, as with the static mock", async () => {
     await expect(management().pipes.get(pipe, { headers: { Prefer: "code=404" } })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it.each([
+    ["management", () => management({ maxRetries: 1 }).pipes.get(pipe, { headers: { Prefer: "code=429, retry-after=1" } })],
+    [
+      "alerting",
+      () =>
+        createAlertsClient({ baseUrl: sandbox.url, token: sandboxCredentials.token, rateLimit: false, maxRetries: 1 }).get(alertId, {
+          headers: { Prefer: "code=429, retry-after=1" },
+        }),
+    ],
+  ])("a short 429 on %s: the SDK waits the 1 s it names, once, and ends with its RateLimitError", async (_api, call) => {
+    const started = performance.now();
+    const error = await call().catch((e: unknown) => e);
+    const tookMs = performance.now() - started;
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect((error as RateLimitError).retryAfterMs).toBe(1_000);
+    expect(tookMs).toBeGreaterThanOrEqual(950);
+    expect(tookMs).toBeLessThan(5_000);
   });
 });
 

@@ -33,7 +33,7 @@ describe("a fault rule, checked when it is added", () => {
 
   it("names every problem of a rule, each once, separated by semicolons", () => {
     expect(refusal({ operation: "getPipe", status: 503, shade: "red", count: 0 })).toBe(
-      "shade is not a field of a fault rule (operation, status, delayMs, count, probability, headers); count must be an integer of 1 or more",
+      "shade is not a field of a fault rule (operation, status, delayMs, count, probability, retryAfterSeconds, headers); count must be an integer of 1 or more",
     );
   });
 
@@ -71,6 +71,16 @@ describe("a fault rule, checked when it is added", () => {
 
   it.each([0, -0.5, 1.5, "0.5"])("refuses probability %s", (probability) => {
     expect(refusal({ operation: "getPipe", status: 503, probability })).toBe("probability must be a number above 0 and at most 1");
+  });
+
+  it.each([1.5, -1, 3601, "1"])("refuses retryAfterSeconds: %s, naming the bound", (retryAfterSeconds) => {
+    expect(refusal({ operation: "getPipe", status: 429, retryAfterSeconds })).toBe("retryAfterSeconds must be an integer from 0 to 3600");
+  });
+
+  it.each([503, "reset"])("refuses retryAfterSeconds with status %s: it goes with a 429", (status) => {
+    expect(refusal({ operation: "getPipe", status, retryAfterSeconds: 1 })).toBe(
+      "retryAfterSeconds goes with status 429, the answer that says how long to wait",
+    );
   });
 
   it("takes headers whose names are tokens and whose values are visible ASCII", () => {
@@ -123,6 +133,23 @@ describe("what a rule makes of a request", () => {
     expect(play?.answer?.status).toBe(429);
     expect(play?.answer?.headers).toMatchObject({ "retry-after": "7", "x-note": "injected" });
     expect(Object.keys(play?.answer?.headers ?? {}).filter((name) => name.toLowerCase() === "retry-after")).toEqual(["retry-after"]);
+  });
+
+  it("retryAfterSeconds: a 429 naming that wait in each wait header it declares and in its message, on both interfaces", () => {
+    const faults = createFaults();
+    faults.add({ operation: "*", status: 429, retryAfterSeconds: 1 });
+    const management = faults.play(getPipe)?.answer;
+    expect(management?.headers).toMatchObject({ "retry-after": "1", "x-ratelimit-reset": "1" });
+    expect((management?.body as { error: string } | undefined)?.error).toBe("Rate limit exceeded, retry after 1 seconds");
+    expect(faults.play(getAlert)?.answer?.headers).toMatchObject({ "retry-after": "1" });
+  });
+
+  it("gives each management answer a request id of its own", () => {
+    const faults = createFaults();
+    faults.add({ operation: "getPipe", status: 500 });
+    const ids = [faults.play(getPipe), faults.play(getPipe)].map((play) => (play?.answer?.body as { requestId: string } | undefined)?.requestId);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[0]).not.toBe(ids[1]);
   });
 
   it("plays only on its own operation", () => {

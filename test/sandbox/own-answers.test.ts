@@ -1,7 +1,7 @@
 // The sandbox's own answers, without Prism: every operation's example request gets a 200 the generated response
 // validator accepts, and each declared error it gives (400, 401, 404) has the declared body. Then the other way:
 // Prism in front of a sandbox seeded with a wrong answer reports it, so a quiet Prism means a correct sandbox.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -201,6 +201,31 @@ describe("the ingestion-api command (dist/cli.js)", () => {
       expect((await fetch(`${url}/api/v2/alerts/${seed.alerts[1]?.id}`, { headers: { authorization: printed.alerts } })).status).toBe(200);
     } finally {
       expect(await stop(own.child)).toBe(0);
+    }
+  });
+
+  it("prints the reset as a command that works as pasted, and a POST that is not JSON gets a 415 showing the same", async () => {
+    const { child, output } = await run(["sandbox", "--port", "0"]);
+    try {
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output())?.[1] as string;
+      const command = `curl -X POST -H 'content-type: application/json' -d '{}' ${url}/_sandbox/reset`;
+      expect(output()).toContain(`  reset       ${command}\n`);
+      const settings = `${url}/v1/organizations/${organizationId}/services/${serviceId}/pipes/${pipeId}/settings`;
+      const headers = { authorization: authorizationOf(defaultCredentials).management, "content-type": "application/json" };
+      const read = async () => ((await (await fetch(settings, { headers })).json()) as { result: unknown }).result;
+      const seeded = await read();
+      expect((await fetch(settings, { method: "PUT", headers, body: JSON.stringify({ engine_max_threads: 3 }) })).status).toBe(200);
+      expect(await read()).toEqual({ engine_max_threads: 3 });
+      // What a script's first try sends: no content type, no body. Nothing is reset, and the answer says what works.
+      const refused = await fetch(`${url}/_sandbox/reset`, { method: "POST" });
+      expect(refused.status).toBe(415);
+      expect(((await refused.json()) as { error: string }).error).toContain(command);
+      expect(await read()).toEqual({ engine_max_threads: 3 });
+      const pasted = spawnSync("bash", ["-c", command], { encoding: "utf8" });
+      expect(pasted.status, pasted.stderr).toBe(0);
+      expect(await read()).toEqual(seeded);
+    } finally {
+      expect(await stop(child)).toBe(0);
     }
   });
 

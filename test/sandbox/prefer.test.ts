@@ -9,6 +9,8 @@ import { operation } from "../support/operations.js";
 
 const getPipe = operationNamed("getPipe");
 const pipeExamples = operation("getPipe").responseExamples("200");
+/** A management example as the sandbox answers it: the example's fields, with a request id of the answer's own. */
+const answered = (example: unknown) => ({ ...(example as object), requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 const refusal = (header: string) => (preferredAnswer(getPipe, header)?.body as { error?: string } | undefined)?.error;
 
 /** The names of the examples each declared answer of getPipe has, in its first media type (the one the sandbox answers with). */
@@ -29,11 +31,11 @@ describe("Prefer, as the sandbox reads it", () => {
 
   it("reads code and example in any case, with spaces around names, values and separators", () => {
     const answer = preferredAnswer(getPipe, " Code = 200 ; Example = LogStreamPipeWithNulls ");
-    expect(answer).toMatchObject({ status: 200, body: pipeExamples.LogStreamPipeWithNulls });
+    expect(answer).toMatchObject({ status: 200, body: answered(pipeExamples.LogStreamPipeWithNulls) });
   });
 
   it("takes a quoted example name without its quotes", () => {
-    expect(preferredAnswer(getPipe, 'example="LogStreamPipeWithNulls"')?.body).toEqual(pipeExamples.LogStreamPipeWithNulls);
+    expect(preferredAnswer(getPipe, 'example="LogStreamPipeWithNulls"')?.body).toEqual(answered(pipeExamples.LogStreamPipeWithNulls));
   });
 
   it.each(['x"y"', '"x"y', "x=y"])("takes a value with quotes or = inside it as sent: example=%s", (value) => {
@@ -42,7 +44,7 @@ describe("Prefer, as the sandbox reads it", () => {
 
   it("finds an example of a declared error by its name alone, and answers with that error's status", () => {
     const answer = preferredAnswer(getPipe, "example=NotFound");
-    expect(answer).toMatchObject({ status: 404, body: operation("getPipe").responseExamples("404").NotFound });
+    expect(answer).toMatchObject({ status: 404, body: answered(operation("getPipe").responseExamples("404").NotFound) });
   });
 
   it("finds an example of the 5XX range by its name alone, answered with the first code the range covers (501 beside a declared 500)", () => {
@@ -57,5 +59,46 @@ describe("Prefer, as the sandbox reads it", () => {
 
   it("refuses an example a named code does not have with a 400 naming that code's examples", () => {
     expect(refusal("code=404, example=Nope")).toBe("Prefer: example=Nope is not an example of getPipe 404; it has NotFound");
+  });
+});
+
+describe("Prefer on a 429, and the request id of every answer", () => {
+  const getAlert = operationNamed("getAlert");
+  const managementExample = operation("getPipe").responseExamples("429").TooManyRequests as { requestId: string; error: string };
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+  it("names one wait on management: Retry-After, X-RateLimit-Reset and the message all say the example's 10 s", () => {
+    const answer = preferredAnswer(getPipe, "code=429");
+    expect(answer?.headers).toMatchObject({ "retry-after": "10", "x-ratelimit-reset": "10" });
+    expect(answer?.body).toMatchObject({ status: 429, error: "Rate limit exceeded, retry after 10 seconds" });
+  });
+
+  it("code=429, retry-after=1: a 1 s wait in every header each interface declares for it, and in the message", () => {
+    const management = preferredAnswer(getPipe, "code=429, retry-after=1");
+    expect(management).toMatchObject({ status: 429, headers: { "retry-after": "1", "x-ratelimit-reset": "1" } });
+    expect((management?.body as { error: string } | undefined)?.error).toBe("Rate limit exceeded, retry after 1 seconds");
+    const alerts = preferredAnswer(getAlert, "code=429; retry-after=1");
+    expect(alerts).toMatchObject({ status: 429, body: "Too many requests, please try again later.", headers: { "retry-after": "1" } });
+    expect(preferredAnswer(getAlert, "code=429")?.headers).toMatchObject({ "retry-after": "30" });
+    expect(preferredAnswer(getAlert, "code=429, retry-after=0")?.headers).toMatchObject({ "retry-after": "0" });
+  });
+
+  it.each(["1.5", "-1", "3601", "1s", ""])("refuses retry-after=%s: whole seconds from 0 to 3600", (value) => {
+    expect(refusal(`code=429, retry-after=${value}`)).toBe(`Prefer: retry-after must be whole seconds from 0 to 3600, not ${value}`);
+  });
+
+  it.each(["retry-after=1", "code=404, retry-after=1", "example=TooManyRequests, retry-after=1"])("refuses %s: retry-after goes with code=429", (header) => {
+    expect(preferredAnswer(getPipe, header)?.status).toBe(400);
+    expect(refusal(header)).toBe("Prefer: retry-after=1 goes with code=429, the answer of getPipe that says how long to wait");
+  });
+
+  it("gives every management answer a request id of its own, never the example's", () => {
+    const ids = [preferredAnswer(getPipe, "code=429"), preferredAnswer(getPipe, "code=429"), preferredAnswer(getPipe, "example=NotFound")].map(
+      (answer) => (answer?.body as { requestId: string } | undefined)?.requestId,
+    );
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) expect(id).toMatch(uuid);
+    expect(ids).not.toContain(managementExample.requestId);
+    expect((preferredAnswer(getPipe, "code=200")?.body as { requestId: string } | undefined)?.requestId).toMatch(uuid);
   });
 });
