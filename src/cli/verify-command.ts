@@ -120,7 +120,7 @@ function progressReporter(): (progress: { done: number; total: number; leftMs: n
   const terminal = process.stderr.isTTY === true;
   let lastLine = 0;
   return ({ done, total, leftMs }) => {
-    const line = `verify: ${done}/${total} requests, about ${duration(leftMs)} left`;
+    const line = `verify: ${done}/${total} requests${done === total ? "" : leftMs < 1000 ? ", under a second left" : `, about ${duration(leftMs)} left`}`;
     if (terminal) process.stderr.write(`\r${line}\u001b[K${done === total ? "\n" : ""}`);
     else if (Date.now() - lastLine >= 15_000 || done === total) {
       lastLine = Date.now();

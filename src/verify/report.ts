@@ -63,17 +63,35 @@ export function summary(report: Report, version: string): string {
       `Note: ${limitedApi} answered 429 ${plural(count, "time")} while its declared limit was kept: the server is stricter than the contract says, or another client used the same credential.`,
     );
   }
-  const run = report.checks.filter((check) => check.status !== "skipped").length;
+  const ran = report.checks.filter((check) => check.status !== "skipped");
   const failedCount = report.checks.filter((check) => check.status === "failed").length;
+  const checks = plural(ran.length, "check");
   const requests = `${plural(report.requests, "request")} in ${duration(report.durationMs)}`;
   const problems = report.findings.length === 1 ? "1 problem was" : `${report.findings.length} problems were`;
   lines.push(
     "",
+    `Ran: ${ran.length > 0 ? kindsOf(ran) : "no check"}.`,
     passed(report)
-      ? `PASSED: ${plural(run, "check")}, ${requests}; every answer is one the contract declares.`
-      : `FAILED: ${failedCount} of ${plural(run, "check")} failed, and ${problems} found in the answers (${requests}).`,
+      ? `PASSED: ${checks}, ${requests}; every answer is one the contract declares.`
+      : `FAILED: ${failedCount} of ${checks} failed, and ${problems} found in the answers (${requests}).`,
   );
   return lines.join("\n");
+}
+
+/** How many checks of each kind ran, in the order they run: `1 credentials check, 178 refusals, 97 acceptances, 8 flows`. */
+function kindsOf(checks: CheckResult[]): string {
+  const kinds: [CheckResult["kind"], string, string][] = [
+    ["credentials", "credentials check", "credentials checks"],
+    ["refusal", "refusal", "refusals"],
+    ["acceptance", "acceptance", "acceptances"],
+    ["authentication", "authentication check", "authentication checks"],
+    ["flow", "flow", "flows"],
+  ];
+  return kinds
+    .map(([kind, one, many]) => [checks.filter((check) => check.kind === kind).length, one, many] as const)
+    .filter(([count]) => count > 0)
+    .map(([count, one, many]) => `${count} ${count === 1 ? one : many}`)
+    .join(", ");
 }
 
 const seen = (finding: Finding) => `${plural(finding.answers, "answer")}; first in ${label(finding.firstSeenIn)}`;

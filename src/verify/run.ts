@@ -90,11 +90,15 @@ function leftOut(check: Check, mode: Mode): string | undefined {
   return undefined;
 }
 
-/** Every check of an interface, in order: the credentials first, then the vectors, authentication, the flows. */
-function plan(api: Api, pipe: PipeIds | undefined): Check[] {
+/**
+ * Every check of an interface, in order: the credentials first, then the vectors, authentication, the flows. The
+ * credentials check reads with a GET of `only` when it names one, so that `--only getPipe` runs getPipe's checks alone.
+ */
+function plan(api: Api, pipe: PipeIds | undefined, only?: string[]): Check[] {
   const operations = operationsOfApi(api);
   const operationOf = (operationId: string) => operations.find((operation) => operation.operationId === operationId) as Operation;
-  const firstRead = operations.find((operation) => operation.method === "GET") as Operation;
+  const reads = operations.filter((operation) => operation.method === "GET");
+  const firstRead = (reads.find((operation) => only?.includes(operation.operationId)) ?? reads[0]) as Operation;
   const has = (operationId: string) => operations.some((operation) => operation.operationId === operationId);
   const update = has("updatePipeSettings") ? operationOf("updatePipeSettings").example.path : {};
   const pipeIds = pipe ?? { organizationId: update.organizationId ?? "", serviceId: update.serviceId ?? "", pipeId: update.pipeId ?? "" };
@@ -145,7 +149,7 @@ export async function runVerify(options: RunOptions): Promise<Report> {
   );
   const planned = targets.map((target) => {
     // The credentials check runs whatever --only says: without it, a wrong key would fail every check alike.
-    const checks = plan(target.api, options.pipe).filter(
+    const checks = plan(target.api, options.pipe, options.only).filter(
       (check) => check.kind === "credentials" || !options.only || options.only.includes(check.operation.operationId),
     );
     for (const check of checks) {

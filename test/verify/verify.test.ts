@@ -90,12 +90,24 @@ describe("against the sandbox", () => {
     expect(report.checks.filter((check) => check.status === "passed").length).toBeGreaterThan(40);
   });
 
-  it("--only runs one operation's checks", async () => {
+  it("--only runs one operation's checks, its credentials check too, and the summary lists only what ran", async () => {
     const { status, report } = await verify(server, "--only", "getPipe");
     expect(status).toBe(0);
-    // And the credentials check of its interface, which always comes first; the other interface is left alone.
-    expect(report.checks[0]).toMatchObject({ kind: "credentials", operationId: "listServices" });
-    expect(new Set(report.checks.slice(1).map((check) => check.operationId))).toEqual(new Set(["getPipe"]));
+    // The credentials check, which always comes first, reads with the named GET; the other interface is left alone.
+    expect(report.checks[0]).toMatchObject({ kind: "credentials", operationId: "getPipe" });
+    expect(new Set(report.checks.map((check) => check.operationId))).toEqual(new Set(["getPipe"]));
+    const { stdout, stderr } = await run(["verify", "--management-url", server.url, ...credentials, "--only", "getPipe", "--rate-limit", "off"]);
+    expect(stdout).not.toContain("listServices");
+    expect(stdout).toMatch(/\n {2}getPipe +\d+ passed\n/);
+    // Not a terminal: a progress line at the start (then every 15 s) and when it is done, which names no time left.
+    expect(stderr.trim().split("\n").at(-1)).toMatch(/^verify: (\d+)\/\1 requests$/);
+    expect(stderr).not.toMatch(/\d ms left/);
+  });
+
+  it("--only with no GET of its own reads the credentials with the interface's first GET", async () => {
+    const { report } = await verify(server, "--only", "createAlert");
+    expect(report.checks[0]).toMatchObject({ kind: "credentials", operationId: "getAlert" });
+    expect(new Set(report.checks.slice(1).map((check) => check.operationId))).toEqual(new Set(["createAlert"]));
   });
 
   it("writes the report as JUnit XML, a suite per operation", async () => {
