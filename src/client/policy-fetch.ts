@@ -154,6 +154,7 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         queue.release(ticket);
         throw error;
       }
+      log?.("debug", `${attemptLabel(call, retry, maxRetries)}: ${call.method} ${pathOf(call.url)}`);
       const started = performance.now();
       // One attempt: the response and its whole body within `timeoutMs`, from one controller fed by the timer and
       // the caller's signal. The caller's listener is removed after the attempt, so a long-lived signal does not
@@ -274,15 +275,18 @@ function abortAttempt(controller: AbortController): void {
   controller.abort();
 }
 
-/** Names an attempt in log lines; only called when logging is on. */
-function attemptLabel({ method, url }: OutgoingCall, retry: number, maxRetries: number): string {
-  return `${method} ${pathOf(url)} attempt ${retry + 1}/${maxRetries + 1}`;
+/**
+ * Names an attempt in log lines, its operation first (`getPipeSettings #2 of 3`): the method and the path, with its
+ * ids, go to the debug line of each send. Only called when logging is on.
+ */
+function attemptLabel({ policy }: OutgoingCall, retry: number, maxRetries: number): string {
+  return `${policy.operationId ?? policy.label} #${retry + 1} of ${maxRetries + 1}`;
 }
 
 /** An attempt's log line: its answer and how long it took. */
 function outcome(call: OutgoingCall, retry: number, maxRetries: number, response: Response, started: number, requestIdField: string | undefined): string {
   const requestId = requestIdOf(response, requestIdField);
-  return `${attemptLabel(call, retry, maxRetries)}: ${response.status} in ${elapsedMs(started)} ms${requestId ? ` request ${printable(requestId)}` : ""}`;
+  return `${attemptLabel(call, retry, maxRetries)}: ${response.status} in ${elapsedMs(started)} ms${requestId ? `, request ${printable(requestId)}` : ""}`;
 }
 
 /**

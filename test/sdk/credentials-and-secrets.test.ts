@@ -140,7 +140,7 @@ describe("secrets never leak", () => {
     ]);
     for (const error of errors) expect(everyForm(error)).not.toContain(secret);
     // The raw call logged its attempt too: every attempt, API call or raw, went through the log.
-    expect(lines.filter((line) => line.includes("attempt 1/1: 401"))).toHaveLength(2);
+    expect(lines.filter((line) => line.includes("#1 of 1: 401"))).toHaveLength(2);
     for (const line of lines) expect(line).not.toContain(secret);
     const basic = btoa(`key-id:${secret}`);
     for (const text of [...errors.map(everyForm), ...lines]) expect(text).not.toContain(basic);
@@ -154,20 +154,27 @@ describe("secrets never leak", () => {
 });
 
 describe("logging", () => {
-  it("writes one line per attempt with method, path, status, duration, attempt and request id", async () => {
+  it("writes one line per attempt with its operation, attempt, status, duration and request id, and at debug each send's method and path", async () => {
     const lines: string[] = [];
+    const debugLines: string[] = [];
     const logger = {
       error: (m: string) => lines.push(`error ${m}`),
       warn: (m: string) => lines.push(`warn ${m}`),
       info: (m: string) => lines.push(`info ${m}`),
-      debug: () => {},
+      debug: (m: string) => debugLines.push(m),
     };
     const server = await startScriptedServer(json(503, {}, { "retry-after": "0" }), json(200, settingsEnvelope));
-    await createManagementClient({ baseUrl: server.url, keyId, keySecret, logger, logLevel: "info" }).pipes.getSettings(pipe);
-    await server.close();
+    const client = createManagementClient({ baseUrl: server.url, keyId, keySecret, logger, logLevel: "info" });
+    await client.pipes.getSettings(pipe);
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^warn \[ingestion-api\] GET \/v1\/organizations\/[^ ]+\/settings attempt 1\/3: 503 in \d+ ms, retrying$/);
-    expect(lines[1]).toMatch(new RegExp(`^info \\[ingestion-api\\] GET /v1/\\S+ attempt 2/3: 200 in \\d+ ms request ${settingsEnvelope.requestId}$`));
+    expect(lines[0]).toMatch(/^warn \[ingestion-api\] getPipeSettings #1 of 3: 503 in \d+ ms, retrying$/);
+    expect(lines[1]).toMatch(new RegExp(`^info \\[ingestion-api\\] getPipeSettings #2 of 3: 200 in \\d+ ms, request ${settingsEnvelope.requestId}$`));
+    expect(debugLines).toEqual([]);
+    await createManagementClient({ baseUrl: server.url, keyId, keySecret, logger, logLevel: "debug" }).pipes.getSettings(pipe);
+    await server.close();
+    const path = `/v1/organizations/${pipe.organizationId}/services/${pipe.serviceId}/pipes/${pipe.pipeId}/settings`;
+    expect(debugLines).toEqual([`[ingestion-api] getPipeSettings #1 of 3: GET ${path}`]);
+    for (const line of lines) expect(line.length).toBeLessThan(120);
   });
 
   it("is off by default, on success, on retries and on failure", async () => {

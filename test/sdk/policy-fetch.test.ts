@@ -17,6 +17,8 @@ let queues = 0;
 function scripted(answers: Answer[] | ((url: string) => Response), config: Partial<PolicyFetchConfig> = {}) {
   const sent: { url: string; headers: Record<string, string>; body: unknown }[] = [];
   const lines: string[] = [];
+  // The debug lines (each send's method and path) apart: the other lines are what `info` and above show.
+  const debugLines: string[] = [];
   const send = async (url: string | URL | Request, init: RequestInit = {}) => {
     sent.push({ url: String(url), headers: { ...(init.headers as Record<string, string>) }, body: init.body });
     if (typeof answers === "function") return answers(String(url));
@@ -32,13 +34,13 @@ function scripted(answers: Answer[] | ((url: string) => Response), config: Parti
     maxResponseBytes: 1_000,
     requestIdField: "requestId",
     errorKey: "error",
-    log: (level, message) => lines.push(`${level} ${message}`),
+    log: (level, message) => (level === "debug" ? debugLines : lines).push(`${level} ${message}`),
     queue: new CredentialQueue(processRateLimitStore, `policy-fetch test ${++queues}`),
     rateLimit: undefined,
     maxRateLimitWaitMs: 60_000,
     ...config,
   });
-  return { policyFetch, sent, lines };
+  return { policyFetch, sent, lines, debugLines };
 }
 
 const policy = { label: "getPipe GET /v1/pipes/{pipeId}", operationId: "getPipe", timeoutMs: 5_000, maxRetries: 0 };
@@ -58,7 +60,7 @@ const createPipe = (overrides: Partial<OutgoingCall> = {}) =>
     method: "POST",
     url: "https://api.example.test/v1/pipes",
     body: '{"name":"p"}',
-    policy: { ...policy, label: "createPipe POST /v1/pipes" },
+    policy: { ...policy, label: "createPipe POST /v1/pipes", operationId: "createPipe" },
     ...overrides,
   });
 
@@ -213,20 +215,27 @@ describe("a successful answer that is not JSON", () => {
 describe("log lines", () => {
   const took = (line: string | undefined) => Number(/ (?:in|after) (\d+) ms/.exec(line ?? "")?.[1]);
 
-  it("logs an answer with its path (never the query), attempt, status, time and request id", async () => {
-    const { policyFetch, lines } = scripted([ok({ requestId: "r-1" })]);
+  it("logs an answer led by its operation and attempt, then its status, time and request id; the path at debug only, never the query", async () => {
+    const { policyFetch, lines, debugLines } = scripted([ok({ requestId: "r-1" })]);
     await policyFetch(getPipe());
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^info GET \/v1\/pipes\/p-1 attempt 1\/1: 200 in \d+ ms request r-1$/);
+    expect(lines[0]).toMatch(/^info getPipe #1 of 1: 200 in \d+ ms, request r-1$/);
     expect(took(lines[0])).toBeLessThan(1_000);
+    expect(debugLines).toEqual(["debug getPipe #1 of 1: GET /v1/pipes/p-1"]);
+  });
+
+  it("names a call without an operation (raw) by its method and path template", async () => {
+    const { policyFetch, lines } = scripted([ok()]);
+    await policyFetch(getPipe({ policy: { ...policy, label: "GET /v1/pipes/{pipeId}", operationId: undefined } }));
+    expect(lines[0]).toMatch(/^info GET \/v1\/pipes\/\{pipeId\} #1 of 1: 200 in \d+ ms, request r-1$/);
   });
 
   it("logs an error answer it gives up on as an error, and one it retries as a warning", async () => {
     const { policyFetch, lines } = scripted([answer(503, { "retry-after": "0" }), answer(404)]);
     await policyFetch(getPipe({}, 1));
     expect(lines).toEqual([
-      expect.stringMatching(/^warn GET \/v1\/pipes\/p-1 attempt 1\/2: 503 in \d+ ms, retrying$/),
-      expect.stringMatching(/^error GET \/v1\/pipes\/p-1 attempt 2\/2: 404 in \d+ ms$/),
+      expect.stringMatching(/^warn getPipe #1 of 2: 503 in \d+ ms, retrying$/),
+      expect.stringMatching(/^error getPipe #2 of 2: 404 in \d+ ms$/),
     ]);
   });
 
@@ -237,8 +246,8 @@ describe("log lines", () => {
     expect(error).toBeInstanceOf(ConnectionError);
     const failure = "getPipe GET /v1/pipes/{pipeId} got no complete response: fetch failed: read ECONNRESET";
     expect(lines).toEqual([
-      `warn GET /v1/pipes/p-1 attempt 1/2: ${failure} after ${took(lines[0])} ms, retrying`,
-      `error GET /v1/pipes/p-1 attempt 2/2: ${failure} after ${took(lines[1])} ms`,
+      `warn getPipe #1 of 2: ${failure} after ${took(lines[0])} ms, retrying`,
+      `error getPipe #2 of 2: ${failure} after ${took(lines[1])} ms`,
     ]);
     expect(took(lines[0])).toBeLessThan(1_000);
   });
@@ -246,18 +255,16 @@ describe("log lines", () => {
   it("names a failure that has no cause by its own message", async () => {
     const { policyFetch, lines } = scripted([() => Promise.reject(new Error("boom"))]);
     await expect(policyFetch(createPipe())).rejects.toMatchObject({ message: "createPipe POST /v1/pipes got no complete response: boom" });
-    expect(lines).toEqual([
-      expect.stringMatching(/^error POST \/v1\/pipes attempt 1\/1: createPipe POST \/v1\/pipes got no complete response: boom after \d+ ms$/),
-    ]);
+    expect(lines).toEqual([expect.stringMatching(/^error createPipe #1 of 1: createPipe POST \/v1\/pipes got no complete response: boom after \d+ ms$/)]);
   });
 
   it("logs how long a call waited for its turn in the rate-limit queue", async () => {
     const { policyFetch, lines } = scripted([ok(), ok()], { rateLimit: { requests: 1, intervalMs: 100 } });
     await policyFetch(getPipe());
     await policyFetch(getPipe());
-    expect(lines).toContain("info GET /v1/pipes/p-1 attempt 1/1: waits for its turn in the rate-limit queue, 1 call waiting: about 0.1 s at 1 per 0.1 s");
+    expect(lines).toContain("info getPipe #1 of 1: waits for its turn in the rate-limit queue, 1 call waiting: about 0.1 s at 1 per 0.1 s");
     const waited = lines.find((line) => line.includes("waited"));
-    expect(waited).toMatch(/^info GET \/v1\/pipes\/p-1 attempt 1\/1: waited \d+ ms for its turn in the rate-limit queue$/);
+    expect(waited).toMatch(/^info getPipe #1 of 1: waited \d+ ms for its turn in the rate-limit queue$/);
     expect(Number(/waited (\d+) ms/.exec(waited ?? "")?.[1])).toBeLessThan(1_000);
   });
 });
@@ -416,6 +423,6 @@ describe("a 429 the policy does not retry", () => {
   it("logs a call that queues behind a 429 without a limit of its own as paused or slowed by it", async () => {
     const { policyFetch, lines } = scripted([answer(429, { "x-ratelimit-reset": "0.05" }), ok()]);
     await policyFetch(getPipe({}, 1));
-    expect(lines).toContain("info GET /v1/pipes/p-1 attempt 2/2: waits for its turn in the rate-limit queue, 1 call waiting, paused or slowed by a 429");
+    expect(lines).toContain("info getPipe #2 of 2: waits for its turn in the rate-limit queue, 1 call waiting, paused or slowed by a 429");
   });
 });

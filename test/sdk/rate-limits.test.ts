@@ -257,7 +257,7 @@ describe("waiting is honest", () => {
     const logger = { error() {}, warn() {}, info: (line: string) => lines.push(line), debug() {} };
     const client = management(server.url, { rateLimit: { requests: 1, intervalMs: 300 }, logLevel: "info", logger });
     await fanOut(2, () => client.pipes.getSettings(pipe));
-    expect(lines.some((line) => /attempt 1\/3: waited \d+ ms for its turn in the rate-limit queue/.test(line))).toBe(true);
+    expect(lines.some((line) => / #1 of 3: waited \d+ ms for its turn in the rate-limit queue/.test(line))).toBe(true);
   });
 
   it("refuses a rateLimit it cannot keep, naming the field", () => {
