@@ -12,7 +12,7 @@ export interface paths {
         put?: never;
         /**
          * Create an alert
-         * @description Creates a threshold alert on a dashboard tile (`source: tile`, with
+         * Creates a threshold alert on a dashboard tile (`source: tile`, with
          *     `dashboardId` and `tileId`) or on a saved search (`source: search`, with
          *     `savedSearchId`). Answers `200` with the new alert. This call is not
          *     idempotent: do not resend it after a timeout without checking first.
@@ -30,7 +30,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description ID of the alert, 24 lowercase hexadecimal characters.
+                 * ID of the alert, 24 lowercase hexadecimal characters.
                  * @example 65f1c2d3e4b5a69788796a5b
                  */
                 id: components["parameters"]["AlertId"];
@@ -39,7 +39,7 @@ export interface paths {
         };
         /**
          * Get an alert
-         * @description Returns one alert by its ID, with its current `state` and whether it is `silenced`.
+         * Returns one alert by its ID, with its current `state` and whether it is `silenced`.
          */
         get: operations["getAlert"];
         put?: never;
@@ -54,102 +54,102 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Value the watched number is compared with. */
+        /** Value the watched number is compared with. */
         AlertThreshold: AlertThreshold;
         /**
-         * @description How often the alert is evaluated, and over which window.
+         * How often the alert is evaluated, and over which window.
          *
          *     One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`.
          * @enum {string}
          */
         AlertInterval: AlertInterval;
         /**
-         * @description Whether the alert fires when the value goes above or below the threshold.
+         * Whether the alert fires when the value goes above or below the threshold.
          *
          *     One of `above`, `below`.
          * @enum {string}
          */
         AlertThresholdType: AlertThresholdType;
         /**
-         * @description Kind of notification channel; `webhook` is the only kind.
+         * Kind of notification channel; `webhook` is the only kind.
          *
          *     Always `webhook`.
          * @enum {string}
          */
         AlertChannelType: AlertChannelType;
         /**
-         * @description An identifier of 24 lowercase hexadecimal characters.
+         * An identifier of 24 lowercase hexadecimal characters.
          *
          *     Pattern: `^[0-9a-f]{24}$`
          */
         ObjectId: ObjectId;
-        /** @description Where the alert is sent when it fires. */
+        /** Where the alert is sent when it fires. */
         AlertChannelRequest: AlertChannelRequest;
-        /** @description Belongs to the other source; only `null` (or leaving the field out) is accepted. */
+        /** Belongs to the other source; only `null` (or leaving the field out) is accepted. */
         NotForThisSource: NotForThisSource;
         /**
-         * @description Name of the alert; null (or leaving it out) gives it none.
+         * Name of the alert; null (or leaving it out) gives it none.
          *
          *     Length: 1 to 512 characters.
          */
         AlertName: AlertName;
         /**
-         * @description Message sent with the notification; null (or leaving it out) sends none.
+         * Message sent with the notification; null (or leaving it out) sends none.
          *
          *     Length: 1 to 4096 characters.
          */
         AlertMessage: AlertMessage;
         /**
          * tile
-         * @description An alert on a dashboard tile; requires `dashboardId` and `tileId`.
+         * An alert on a dashboard tile; requires `dashboardId` and `tileId`.
          */
         AlertTileRequest: AlertTileRequest;
         /**
-         * @description Field of the saved search's events to group by; the alert is evaluated per
+         * Field of the saved search's events to group by; the alert is evaluated per
          *     group. Only a search alert can be grouped.
          */
         AlertGroupBy: AlertGroupBy;
         /**
          * search
-         * @description An alert on a saved search; requires `savedSearchId`.
+         * An alert on a saved search; requires `savedSearchId`.
          */
         AlertSearchRequest: AlertSearchRequest;
         /**
-         * @description Body of an alert creation. `source` decides the other required fields:
+         * Body of an alert creation. `source` decides the other required fields:
          *     `tile` needs `dashboardId` and `tileId`; `search` needs `savedSearchId`.
          *     Fields of the other source may be left out or sent as `null`; any other
          *     value for them, and any unknown field, is rejected.
          */
         AlertRequest: AlertRequest;
         /**
-         * @description What the alert watches, a dashboard tile or a saved search.
+         * What the alert watches, a dashboard tile or a saved search.
          *
          *     One of `tile`, `search`.
          * @enum {string}
          */
         AlertSource: AlertSource;
         /**
-         * @description Whether the alert is firing. Known values: `inactive`, `active`. New values
+         * Whether the alert is firing. Known values: `inactive`, `active`. New values
          *     may appear. Independent of `silenced`.
          */
         AlertState: AlertState;
-        /** @description Where the alert is sent when it fires. */
+        /** Where the alert is sent when it fires. */
         AlertChannel: AlertChannel;
         /**
-         * @description A threshold alert. The fields listed as required are always present; the
+         * A threshold alert. The fields listed as required are always present; the
          *     others may be omitted: `name` and `message` when none was given (or null),
          *     `channel` when the alert's stored channel no longer resolves (a legacy
          *     channel). Clients must ignore fields they do not know and accept enum
          *     values beyond the known ones.
          */
         Alert: Alert;
-        /** @description Envelope of an alert. */
+        /** Envelope of an alert. */
         AlertResponse: AlertResponse;
-        /** @description Body of a JSON error response of the alerting interface. */
+        /** Body of a JSON error response of the alerting interface. */
         Error: ErrorBody;
     };
     responses: {
-        /** @description The request breaks the contract (a missing required field, a value outside its enum, a malformed ID, or an unknown field). */
+        /** The request breaks the contract (a missing required field, a value outside its enum, a malformed ID, or an unknown field). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -158,7 +158,7 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
-        /** @description The `Authorization` header is missing or its token is not valid. The body may be JSON or the plain text `Unauthorized`. */
+        /** The `Authorization` header is missing or its token is not valid. The body may be JSON or the plain text `Unauthorized`. */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
@@ -169,7 +169,7 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description The token is valid but does not allow this operation. */
+        /** The token is valid but does not allow this operation. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -179,7 +179,7 @@ export interface components {
             };
         };
         /**
-         * @description The body is not `application/json` (a form or plain text, say). A server may
+         * The body is not `application/json` (a form or plain text, say). A server may
          *     refuse such a body before reading it; a client that sends JSON never gets
          *     this. Not retried.
          */
@@ -192,7 +192,7 @@ export interface components {
             };
         };
         /**
-         * @description Too many requests for this token. The body is the rate limiter's own HTML
+         * Too many requests for this token. The body is the rate limiter's own HTML
          *     text, not JSON. Wait the number of seconds in `Retry-After`, then send the
          *     request again.
          */
@@ -205,7 +205,7 @@ export interface components {
                 "text/html": string;
             };
         };
-        /** @description The service failed to process the request. It is safe to retry a GET. */
+        /** The service failed to process the request. It is safe to retry a GET. */
         InternalServerError: {
             headers: {
                 [name: string]: unknown;
@@ -215,7 +215,7 @@ export interface components {
             };
         };
         /**
-         * @description A gateway or proxy in front of the service could not get an answer from it
+         * A gateway or proxy in front of the service could not get an answer from it
          *     (502 Bad Gateway, 503 Service Unavailable, 504 Gateway Timeout, ...). The
          *     body may be the interface's JSON error or any text: plain text, or an HTML
          *     page. A client retries it as any 5xx where that is safe (never a create).
@@ -230,7 +230,7 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
-        /** @description No alert with this ID is visible to the caller. */
+        /** No alert with this ID is visible to the caller. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -242,7 +242,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description ID of the alert, 24 lowercase hexadecimal characters.
+         * ID of the alert, 24 lowercase hexadecimal characters.
          * @example 65f1c2d3e4b5a69788796a5b
          */
         AlertId: ObjectId;
@@ -250,14 +250,14 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description The challenge of a `401` (RFC 9110, 11.6.1). The real service leaves it out;
+         * The challenge of a `401` (RFC 9110, 11.6.1). The real service leaves it out;
          *     when a server sends one, it names `Bearer`, the scheme this interface takes
          *     (scheme names are case-insensitive; parameters such as `realm` may follow).
          * @example Bearer realm="ingestion-api"
          */
         WwwAuthenticate: string;
         /**
-         * @description Seconds to wait before sending the request again.
+         * Seconds to wait before sending the request again.
          * @example 30
          */
         RetryAfter: number;
@@ -279,7 +279,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The alert was created. */
+            /** The alert was created. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -303,7 +303,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description ID of the alert, 24 lowercase hexadecimal characters.
+                 * ID of the alert, 24 lowercase hexadecimal characters.
                  * @example 65f1c2d3e4b5a69788796a5b
                  */
                 id: components["parameters"]["AlertId"];
@@ -312,7 +312,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The alert. */
+            /** The alert. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -331,218 +331,218 @@ export interface operations {
         };
     };
 }
-/** @description Value the watched number is compared with. */
+/** Value the watched number is compared with. */
 export type AlertThreshold = number;
 /**
- * @description How often the alert is evaluated, and over which window.
+ * How often the alert is evaluated, and over which window.
  *
  *     One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`.
  * @enum {string}
  */
 export type AlertInterval = "1m" | "5m" | "15m" | "30m" | "1h" | "6h" | "12h" | "1d";
 /**
- * @description Whether the alert fires when the value goes above or below the threshold.
+ * Whether the alert fires when the value goes above or below the threshold.
  *
  *     One of `above`, `below`.
  * @enum {string}
  */
 export type AlertThresholdType = "above" | "below";
 /**
- * @description Kind of notification channel; `webhook` is the only kind.
+ * Kind of notification channel; `webhook` is the only kind.
  *
  *     Always `webhook`.
  * @enum {string}
  */
 export type AlertChannelType = "webhook";
 /**
- * @description An identifier of 24 lowercase hexadecimal characters.
+ * An identifier of 24 lowercase hexadecimal characters.
  *
  *     Pattern: `^[0-9a-f]{24}$`
  */
 export type ObjectId = string;
-/** @description Where the alert is sent when it fires. */
+/** Where the alert is sent when it fires. */
 export type AlertChannelRequest = {
-    /** @description Always `webhook`. */
+    /** Always `webhook`. */
     type: AlertChannelType;
-    /** @description ID of the webhook to call. */
+    /** ID of the webhook to call. */
     webhookId: ObjectId;
 };
-/** @description Belongs to the other source; only `null` (or leaving the field out) is accepted. */
+/** Belongs to the other source; only `null` (or leaving the field out) is accepted. */
 export type NotForThisSource = null;
 /**
- * @description Name of the alert; null (or leaving it out) gives it none.
+ * Name of the alert; null (or leaving it out) gives it none.
  *
  *     Length: 1 to 512 characters.
  */
 export type AlertName = string | null;
 /**
- * @description Message sent with the notification; null (or leaving it out) sends none.
+ * Message sent with the notification; null (or leaving it out) sends none.
  *
  *     Length: 1 to 4096 characters.
  */
 export type AlertMessage = string | null;
 /**
  * tile
- * @description An alert on a dashboard tile; requires `dashboardId` and `tileId`.
+ * An alert on a dashboard tile; requires `dashboardId` and `tileId`.
  */
 export type AlertTileRequest = {
     threshold: AlertThreshold;
-    /** @description One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`. */
+    /** One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`. */
     interval: AlertInterval;
     /**
-     * @description The alert watches a dashboard tile. (enum property replaced by openapi-typescript)
+     * The alert watches a dashboard tile. (enum property replaced by openapi-typescript)
      * @enum {string}
      */
     source: "tile";
-    /** @description One of `above`, `below`. */
+    /** One of `above`, `below`. */
     thresholdType: AlertThresholdType;
     channel: AlertChannelRequest;
-    /** @description ID of the dashboard that holds the tile. */
+    /** ID of the dashboard that holds the tile. */
     dashboardId: ObjectId;
     /**
-     * @description ID of the tile on the dashboard (non-empty).
+     * ID of the tile on the dashboard (non-empty).
      *
      *     Length: at least 1 character.
      */
     tileId: string;
-    /** @description Belongs to `source: search`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `source: search`: only `null` (or leaving the field out) is accepted here. */
     savedSearchId?: null | OnlyNull<"belongs to source: search">;
-    /** @description Belongs to `source: search`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `source: search`: only `null` (or leaving the field out) is accepted here. */
     groupBy?: null | OnlyNull<"belongs to source: search">;
     name?: AlertName;
     message?: AlertMessage;
 };
 /**
- * @description Field of the saved search's events to group by; the alert is evaluated per
+ * Field of the saved search's events to group by; the alert is evaluated per
  *     group. Only a search alert can be grouped.
  */
 export type AlertGroupBy = string | null;
 /**
  * search
- * @description An alert on a saved search; requires `savedSearchId`.
+ * An alert on a saved search; requires `savedSearchId`.
  */
 export type AlertSearchRequest = {
     threshold: AlertThreshold;
-    /** @description One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`. */
+    /** One of `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`. */
     interval: AlertInterval;
     /**
-     * @description The alert watches a saved search. (enum property replaced by openapi-typescript)
+     * The alert watches a saved search. (enum property replaced by openapi-typescript)
      * @enum {string}
      */
     source: "search";
-    /** @description One of `above`, `below`. */
+    /** One of `above`, `below`. */
     thresholdType: AlertThresholdType;
     channel: AlertChannelRequest;
     /**
-     * @description ID of the saved search to watch, 24 lowercase hexadecimal characters.
+     * ID of the saved search to watch, 24 lowercase hexadecimal characters.
      *     The alert, read back, names it `savedSearch`.
      */
     savedSearchId: ObjectId;
-    /** @description Belongs to `source: tile`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `source: tile`: only `null` (or leaving the field out) is accepted here. */
     dashboardId?: null | OnlyNull<"belongs to source: tile">;
-    /** @description Belongs to `source: tile`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `source: tile`: only `null` (or leaving the field out) is accepted here. */
     tileId?: null | OnlyNull<"belongs to source: tile">;
     groupBy?: AlertGroupBy;
     name?: AlertName;
     message?: AlertMessage;
 };
 /**
- * @description Body of an alert creation. `source` decides the other required fields:
+ * Body of an alert creation. `source` decides the other required fields:
  *     `tile` needs `dashboardId` and `tileId`; `search` needs `savedSearchId`.
  *     Fields of the other source may be left out or sent as `null`; any other
  *     value for them, and any unknown field, is rejected.
  */
 export type AlertRequest = AlertTileRequest | AlertSearchRequest;
 /**
- * @description What the alert watches, a dashboard tile or a saved search.
+ * What the alert watches, a dashboard tile or a saved search.
  *
  *     One of `tile`, `search`.
  * @enum {string}
  */
 export type AlertSource = "tile" | "search";
 /**
- * @description Whether the alert is firing. Known values: `inactive`, `active`. New values
+ * Whether the alert is firing. Known values: `inactive`, `active`. New values
  *     may appear. Independent of `silenced`.
  */
 export type AlertState = "inactive" | "active" | (string & {});
-/** @description Where the alert is sent when it fires. */
+/** Where the alert is sent when it fires. */
 export type AlertChannel = {
     /**
-     * @description Kind of notification channel (known value `webhook`; others may appear); null in a legacy channel that no longer resolves, as older services sent it.
+     * Kind of notification channel (known value `webhook`; others may appear); null in a legacy channel that no longer resolves, as older services sent it.
      *
      *     Known values: `webhook`; others may appear.
      */
     type?: AlertChannelType | (string & {}) | null;
-    /** @description ID of the webhook the alert calls. */
+    /** ID of the webhook the alert calls. */
     webhookId?: string;
 };
 /**
- * @description A threshold alert. The fields listed as required are always present; the
+ * A threshold alert. The fields listed as required are always present; the
  *     others may be omitted: `name` and `message` when none was given (or null),
  *     `channel` when the alert's stored channel no longer resolves (a legacy
  *     channel). Clients must ignore fields they do not know and accept enum
  *     values beyond the known ones.
  */
 export type Alert = {
-    /** @description Unique ID of the alert. */
+    /** Unique ID of the alert. */
     id: string;
-    /** @description Name of the alert; null or left out when none was given. */
+    /** Name of the alert; null or left out when none was given. */
     name?: string | null;
-    /** @description Message sent with the notification; null or left out when none was given. */
+    /** Message sent with the notification; null or left out when none was given. */
     message?: string | null;
     threshold: AlertThreshold;
     /**
-     * @description How often the alert is evaluated (known values below; others may appear).
+     * How often the alert is evaluated (known values below; others may appear).
      *
      *     Known values: `1m`, `5m`, `15m`, `30m`, `1h`, `6h`, `12h`, `1d`; others may appear.
      */
     interval: AlertInterval | (string & {});
     /**
-     * @description Whether the alert fires above or below the threshold (known values below; others may appear).
+     * Whether the alert fires above or below the threshold (known values below; others may appear).
      *
      *     Known values: `above`, `below`; others may appear.
      */
     thresholdType: AlertThresholdType | (string & {});
     /**
-     * @description What the alert watches (known values below; others may appear).
+     * What the alert watches (known values below; others may appear).
      *
      *     Known values: `tile`, `search`; others may appear.
      */
     source: AlertSource | (string & {});
-    /** @description Known values: `inactive`, `active`; others may appear. */
+    /** Known values: `inactive`, `active`; others may appear. */
     state: AlertState;
-    /** @description Where the alert is sent when it fires. Left out when the stored channel no longer resolves (a legacy channel, which older services sent as `{"type": null}`). */
+    /** Where the alert is sent when it fires. Left out when the stored channel no longer resolves (a legacy channel, which older services sent as `{"type": null}`). */
     channel?: AlertChannel;
-    /** @description ID of the team that owns the alert. */
+    /** ID of the team that owns the alert. */
     team?: string;
-    /** @description ID of the watched tile (source `tile`); null or left out for a search alert. */
+    /** ID of the watched tile (source `tile`); null or left out for a search alert. */
     tileId?: string | null;
-    /** @description ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. Null or left out for a search alert. */
+    /** ID of the dashboard that holds the watched tile (source `tile`); the request calls it `dashboardId`. Null or left out for a search alert. */
     dashboard?: string | null;
-    /** @description ID of the watched saved search (source `search`); the request calls it `savedSearchId`. Null or left out for a tile alert. */
+    /** ID of the watched saved search (source `search`); the request calls it `savedSearchId`. Null or left out for a tile alert. */
     savedSearch?: string | null;
-    /** @description Field the saved search's results are grouped by; null or left out when they are not grouped. */
+    /** Field the saved search's results are grouped by; null or left out when they are not grouped. */
     groupBy?: string | null;
-    /** @description Whether notifications are muted; independent of `state`. */
+    /** Whether notifications are muted; independent of `state`. */
     silenced?: boolean;
     /**
      * Format: date-time
-     * @description When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`).
+     * When the alert was created, ISO 8601 with milliseconds (`2025-01-01T10:20:30.000Z`).
      */
     createdAt: string;
     /**
      * Format: date-time
-     * @description When the alert was last changed, ISO 8601 with milliseconds.
+     * When the alert was last changed, ISO 8601 with milliseconds.
      */
     updatedAt: string;
 };
-/** @description Envelope of an alert. */
+/** Envelope of an alert. */
 export type AlertResponse = {
     data: Alert;
 };
-/** @description Body of a JSON error response of the alerting interface. */
+/** Body of a JSON error response of the alerting interface. */
 export type ErrorBody = {
-    /** @description What went wrong, in words. */
+    /** What went wrong, in words. */
     message: string;
 };
 declare const noValue: unique symbol;

@@ -7,7 +7,7 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -16,7 +16,7 @@ export interface paths {
         };
         /**
          * List services
-         * @description Lists the services of the organization, optionally filtered by resource
+         * Lists the services of the organization, optionally filtered by resource
          *     tags. All matching services are returned in one response (no pagination).
          */
         get: operations["listServices"];
@@ -34,12 +34,12 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
                 /**
-                 * @description ID of the service that owns the pipe or the reverse private endpoint.
+                 * ID of the service that owns the pipe or the reverse private endpoint.
                  * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
                  */
                 serviceId: components["parameters"]["ServiceId"];
@@ -50,7 +50,7 @@ export interface paths {
         put?: never;
         /**
          * Create a reverse private endpoint
-         * @description Creates a reverse private endpoint through which the service's pipes reach
+         * Creates a reverse private endpoint through which the service's pipes reach
          *     a source inside your network. `type` decides the required fields:
          *     `VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE`
          *     needs `vpcResourceConfigurationId` and `vpcResourceShareArn`;
@@ -71,17 +71,17 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
                 /**
-                 * @description ID of the service that owns the pipe or the reverse private endpoint.
+                 * ID of the service that owns the pipe or the reverse private endpoint.
                  * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
                  */
                 serviceId: components["parameters"]["ServiceId"];
                 /**
-                 * @description ID of the requested pipe.
+                 * ID of the requested pipe.
                  * @example 9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a
                  */
                 pipeId: components["parameters"]["PipeId"];
@@ -90,7 +90,7 @@ export interface paths {
         };
         /**
          * Get a pipe
-         * @description Returns one pipe: its state, scaling, source, destination, field mappings
+         * Returns one pipe: its state, scaling, source, destination, field mappings
          *     and settings.
          */
         get: operations["getPipe"];
@@ -108,17 +108,17 @@ export interface paths {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
                 /**
-                 * @description ID of the service that owns the pipe or the reverse private endpoint.
+                 * ID of the service that owns the pipe or the reverse private endpoint.
                  * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
                  */
                 serviceId: components["parameters"]["ServiceId"];
                 /**
-                 * @description ID of the requested pipe.
+                 * ID of the requested pipe.
                  * @example 9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a
                  */
                 pipeId: components["parameters"]["PipeId"];
@@ -127,13 +127,13 @@ export interface paths {
         };
         /**
          * Get the settings of a pipe
-         * @description Returns the settings in force for the pipe. No field is guaranteed: a
+         * Returns the settings in force for the pipe. No field is guaranteed: a
          *     setting left out, or `null`, is at the service default.
          */
         get: operations["getPipeSettings"];
         /**
          * Replace the settings of a pipe
-         * @description Replaces all the settings of the pipe. A field left out and a field set to
+         * Replaces all the settings of the pipe. A field left out and a field set to
          *     `null` both mean "use the service default", so `{}` resets everything.
          *     Values outside their bounds and unknown fields are rejected with 400.
          *     Returns the settings now in force. Sending the same body twice has the
@@ -151,52 +151,52 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description HTTP status code of the response, repeated in the body. */
+        /** HTTP status code of the response, repeated in the body. */
         EnvelopeStatus: EnvelopeStatus;
         /**
          * Format: uuid
-         * @description Unique ID assigned to every request (a UUIDv4); quote it when you report a problem.
+         * Unique ID assigned to every request (a UUIDv4); quote it when you report a problem.
          */
         RequestId: RequestId;
-        /** @description One network endpoint of a service. */
+        /** One network endpoint of a service. */
         ServiceEndpoint: ServiceEndpoint;
-        /** @description One entry of a service's IP access list. */
+        /** One entry of a service's IP access list. */
         IpAccessListEntry: IpAccessListEntry;
         /**
-         * @description A data service of an organization. Only `id` and `name` are guaranteed;
+         * A data service of an organization. Only `id` and `name` are guaranteed;
          *     every other field may be omitted. Clients must ignore fields they do not know.
          */
         Service: Service;
-        /** @description Envelope of the list of services. */
+        /** Envelope of the list of services. */
         ServiceListResponse: ServiceListResponse;
-        /** @description Body of every JSON error response of the management interface (a gateway may answer a 5XX with text instead). Only `error` is guaranteed. */
+        /** Body of every JSON error response of the management interface (a gateway may answer a 5XX with text instead). Only `error` is guaranteed. */
         Error: ErrorBody;
         /**
-         * @description Free text describing the endpoint.
+         * Free text describing the endpoint.
          *
          *     Length: at most 255 characters.
          */
         ReversePrivateEndpointDescription: ReversePrivateEndpointDescription;
         /**
-         * @description A non-empty string.
+         * A non-empty string.
          *
          *     Length: at least 1 character.
          */
         NonEmptyString: NonEmptyString;
-        /** @description Belongs to another endpoint type; only `null` (or leaving the field out) is accepted. */
+        /** Belongs to another endpoint type; only `null` (or leaving the field out) is accepted. */
         NotForThisType: NotForThisType;
         /**
          * VPC_ENDPOINT_SERVICE
-         * @description Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.
+         * Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.
          */
         ReversePrivateEndpointVpcEndpointServiceRequest: ReversePrivateEndpointVpcEndpointServiceRequest;
         /**
          * VPC_RESOURCE
-         * @description Endpoint to a VPC resource; requires `vpcResourceConfigurationId` and `vpcResourceShareArn`.
+         * Endpoint to a VPC resource; requires `vpcResourceConfigurationId` and `vpcResourceShareArn`.
          */
         ReversePrivateEndpointVpcResourceRequest: ReversePrivateEndpointVpcResourceRequest;
         /**
-         * @description How pipes authenticate to the Kafka cluster.
+         * How pipes authenticate to the Kafka cluster.
          *
          *     One of `SASL_IAM`, `SASL_SCRAM`.
          * @enum {string}
@@ -204,17 +204,17 @@ export interface components {
         KafkaAuthentication: KafkaAuthentication;
         /**
          * KAFKA_MULTI_VPC
-         * @description Endpoint to a multi-VPC Kafka cluster; requires `kafkaClusterArn` and `kafkaAuthentication`.
+         * Endpoint to a multi-VPC Kafka cluster; requires `kafkaClusterArn` and `kafkaAuthentication`.
          */
         ReversePrivateEndpointKafkaMultiVpcRequest: ReversePrivateEndpointKafkaMultiVpcRequest;
         /**
-         * @description Body of a reverse private endpoint creation. `type` is required and decides
+         * Body of a reverse private endpoint creation. `type` is required and decides
          *     which other fields are required. Fields of another type may be left out or
          *     sent as `null`; any other value for them, and any unknown field, is rejected.
          */
         ReversePrivateEndpointRequest: ReversePrivateEndpointRequest;
         /**
-         * @description Kind of reverse private endpoint; it decides which other fields are required:
+         * Kind of reverse private endpoint; it decides which other fields are required:
          *     `VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs
          *     `vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`
          *     needs `kafkaClusterArn` and `kafkaAuthentication`.
@@ -225,81 +225,81 @@ export interface components {
          */
         ReversePrivateEndpointType: ReversePrivateEndpointType;
         /**
-         * @description Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,
+         * Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,
          *     `Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`.
          *     New values may appear; treat an unknown value as not ready.
          */
         ReversePrivateEndpointStatus: ReversePrivateEndpointStatus;
         /**
-         * @description A reverse private endpoint of a service. `id`, `serviceId`, `type` and
+         * A reverse private endpoint of a service. `id`, `serviceId`, `type` and
          *     `status` are guaranteed; other fields may be omitted. Clients must ignore
          *     fields they do not know, and accept `type`, `kafkaAuthentication` and
          *     `status` values beyond the known ones.
          */
         ReversePrivateEndpoint: ReversePrivateEndpoint;
-        /** @description Envelope of a reverse private endpoint. */
+        /** Envelope of a reverse private endpoint. */
         ReversePrivateEndpointResponse: ReversePrivateEndpointResponse;
         /**
-         * @description Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,
+         * Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,
          *     `Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`,
          *     `InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`,
          *     `Resync`. New values may appear (`Degraded` was added in 2026); treat an
          *     unknown value as "not running normally". Transitions are not part of the contract.
          */
         PipeState: PipeState;
-        /** @description Compute resources of the pipe. */
+        /** Compute resources of the pipe. */
         PipeScaling: PipeScaling;
-        /** @description A log-stream source (a Kafka-compatible broker). */
+        /** A log-stream source (a Kafka-compatible broker). */
         LogStreamSource: LogStreamSource;
         /**
-         * @description Compression of the source objects. New values may appear; clients must accept any string.
+         * Compression of the source objects. New values may appear; clients must accept any string.
          *
          *     Known values: `none`, `gzip`, `gz`, `brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`; others may appear.
          */
         Compression: Compression;
-        /** @description An object-storage source (files in a bucket or a container). */
+        /** An object-storage source (files in a bucket or a container). */
         ObjectStorageSource: ObjectStorageSource;
-        /** @description A sharded-stream source (a Kinesis-style stream). */
+        /** A sharded-stream source (a Kinesis-style stream). */
         ShardStreamSource: ShardStreamSource;
-        /** @description Replication settings of a relational-database source. */
+        /** Replication settings of a relational-database source. */
         RelationalDbSettings: RelationalDbSettings;
-        /** @description Replicates one source table into one destination table. */
+        /** Replicates one source table into one destination table. */
         RelationalDbTableMapping: RelationalDbTableMapping;
-        /** @description A relational-database source (change data capture). */
+        /** A relational-database source (change data capture). */
         RelationalDbSource: RelationalDbSource;
         /**
-         * @description Where the pipe reads from: one sub-object per source kind. A pipe normally
+         * Where the pipe reads from: one sub-object per source kind. A pipe normally
          *     carries exactly one of them, but none is guaranteed: clients must accept
          *     any subset, including none or several, and a sub-object that is null.
          */
         PipeSource: PipeSource;
-        /** @description Definition of a managed destination table. */
+        /** Definition of a managed destination table. */
         TableDefinition: TableDefinition;
-        /** @description One column of the destination table. */
+        /** One column of the destination table. */
         DestinationColumn: DestinationColumn;
-        /** @description Where the pipe writes to. */
+        /** Where the pipe writes to. */
         PipeDestination: PipeDestination;
-        /** @description Maps one source field to one destination column. */
+        /** Maps one source field to one destination column. */
         FieldMapping: FieldMapping;
         /**
-         * @description Settings of a pipe, as the service reports them. No field is guaranteed: a
+         * Settings of a pipe, as the service reports them. No field is guaranteed: a
          *     field left out, like a field set to `null`, means the service default is in
          *     force. A field that is present keeps its type and bounds (inclusive).
          *     Clients must ignore fields they do not know.
          */
         PipeSettings: PipeSettings;
         /**
-         * @description A pipe: a continuous ingestion job that moves data from a source into a
+         * A pipe: a continuous ingestion job that moves data from a source into a
          *     destination table. `id`, `serviceId`, `name` and `state` are guaranteed;
          *     other fields may be omitted. Clients must ignore fields they do not know.
          */
         Pipe: Pipe;
-        /** @description Envelope of a pipe. */
+        /** Envelope of a pipe. */
         PipeResponse: PipeResponse;
-        /** @description Envelope of the settings of a pipe. */
+        /** Envelope of the settings of a pipe. */
         PipeSettingsResponse: PipeSettingsResponse;
         /**
-         * @description Replacement settings of a pipe (PUT replaces them all). Every field is
+         * Replacement settings of a pipe (PUT replaces them all). Every field is
          *     optional: a field left out and a field set to `null` both mean "use the
          *     service default", so `{}` resets every setting. Bounds are inclusive.
          *     Unknown fields are rejected.
@@ -307,7 +307,7 @@ export interface components {
         PipeSettingsUpdate: PipeSettingsUpdate;
     };
     responses: {
-        /** @description The request breaks the contract (a malformed parameter, a value outside its bounds, a missing required field, or an unknown field). */
+        /** The request breaks the contract (a malformed parameter, a value outside its bounds, a missing required field, or an unknown field). */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -316,7 +316,7 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
-        /** @description The `Authorization` header is missing, malformed, or holds credentials that are not valid. */
+        /** The `Authorization` header is missing, malformed, or holds credentials that are not valid. */
         Unauthorized: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
@@ -326,7 +326,7 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
-        /** @description The credentials are valid but do not allow this operation on this resource. */
+        /** The credentials are valid but do not allow this operation on this resource. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -335,7 +335,7 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
-        /** @description The organization, service, or pipe named in the path does not exist or is not visible to this key. */
+        /** The organization, service, or pipe named in the path does not exist or is not visible to this key. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -345,7 +345,7 @@ export interface components {
             };
         };
         /**
-         * @description Too many requests for this key (10 in any 10-second window, as `x-rate-limit`
+         * Too many requests for this key (10 in any 10-second window, as `x-rate-limit`
          *     states). Wait the
          *     number of seconds in `Retry-After`, or else in `X-RateLimit-Reset`, then send
          *     the request again.
@@ -360,7 +360,7 @@ export interface components {
                 "application/json": ErrorBody;
             };
         };
-        /** @description The service failed to process the request. It is safe to retry a GET or a PUT. */
+        /** The service failed to process the request. It is safe to retry a GET or a PUT. */
         InternalServerError: {
             headers: {
                 [name: string]: unknown;
@@ -370,7 +370,7 @@ export interface components {
             };
         };
         /**
-         * @description A gateway or proxy in front of the service could not get an answer from it
+         * A gateway or proxy in front of the service could not get an answer from it
          *     (502 Bad Gateway, 503 Service Unavailable, 504 Gateway Timeout, ...). The
          *     body may be the interface's JSON error or any text: plain text, or an HTML
          *     page. A client retries it as any 5xx where that is safe (never a create).
@@ -386,7 +386,7 @@ export interface components {
             };
         };
         /**
-         * @description The body is not `application/json` (a form or plain text, say). A server may
+         * The body is not `application/json` (a form or plain text, say). A server may
          *     refuse such a body before reading it; a client that sends JSON never gets
          *     this. Not retried.
          */
@@ -399,7 +399,7 @@ export interface components {
             };
         };
         /**
-         * @description Failed dependency: the pipe's service is not running (idle or stopped), so
+         * Failed dependency: the pipe's service is not running (idle or stopped), so
          *     the pipe cannot be read or changed now. Wake the service, wait until it is
          *     running, then send the request again. Not retried by the SDK.
          */
@@ -414,24 +414,24 @@ export interface components {
     };
     parameters: {
         /**
-         * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+         * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
          * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
          */
         OrganizationId: string;
         /**
-         * @description Filters the services by resource tag, and by nothing else. Each element is
+         * Filters the services by resource tag, and by nothing else. Each element is
          *     `tag:<key>` (the tag is present) or `tag:<key>=<value>` (the tag has that
          *     value); key and value use letters, digits, `.`, `_` and `-`. Repeat the
          *     parameter for several filters (`?filter=tag:Environment=Production&filter=tag:isActive`).
          */
         ServiceFilter: string[];
         /**
-         * @description ID of the service that owns the pipe or the reverse private endpoint.
+         * ID of the service that owns the pipe or the reverse private endpoint.
          * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
          */
         ServiceId: string;
         /**
-         * @description ID of the requested pipe.
+         * ID of the requested pipe.
          * @example 9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a
          */
         PipeId: string;
@@ -439,19 +439,19 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description The challenge of a `401` (RFC 9110, 11.6.1). A server may leave it out; when
+         * The challenge of a `401` (RFC 9110, 11.6.1). A server may leave it out; when
          *     it sends one, it names `Basic`, the scheme this interface takes (scheme names
          *     are case-insensitive; parameters such as `realm` may follow).
          * @example Basic realm="ingestion-api"
          */
         WwwAuthenticate: string;
         /**
-         * @description Seconds to wait before sending the request again. Not every deployment sends it; see `X-RateLimit-Reset`.
+         * Seconds to wait before sending the request again. Not every deployment sends it; see `X-RateLimit-Reset`.
          * @example 10
          */
         RetryAfter: number;
         /**
-         * @description Seconds until the rate-limit window resets, counted from now (not an epoch
+         * Seconds until the rate-limit window resets, counted from now (not an epoch
          *     time; may be fractional). Sent with a 429; the SDK waits this long before
          *     retrying when `Retry-After` is absent.
          * @example 7
@@ -466,7 +466,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Filters the services by resource tag, and by nothing else. Each element is
+                 * Filters the services by resource tag, and by nothing else. Each element is
                  *     `tag:<key>` (the tag is present) or `tag:<key>=<value>` (the tag has that
                  *     value); key and value use letters, digits, `.`, `_` and `-`. Repeat the
                  *     parameter for several filters (`?filter=tag:Environment=Production&filter=tag:isActive`).
@@ -476,7 +476,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
@@ -485,7 +485,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The services of the organization. */
+            /** The services of the organization. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -509,12 +509,12 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
                 /**
-                 * @description ID of the service that owns the pipe or the reverse private endpoint.
+                 * ID of the service that owns the pipe or the reverse private endpoint.
                  * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
                  */
                 serviceId: components["parameters"]["ServiceId"];
@@ -527,7 +527,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint was created. */
+            /** The endpoint was created. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -552,17 +552,17 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
                 /**
-                 * @description ID of the service that owns the pipe or the reverse private endpoint.
+                 * ID of the service that owns the pipe or the reverse private endpoint.
                  * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
                  */
                 serviceId: components["parameters"]["ServiceId"];
                 /**
-                 * @description ID of the requested pipe.
+                 * ID of the requested pipe.
                  * @example 9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a
                  */
                 pipeId: components["parameters"]["PipeId"];
@@ -571,7 +571,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The pipe. */
+            /** The pipe. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -596,17 +596,17 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
                 /**
-                 * @description ID of the service that owns the pipe or the reverse private endpoint.
+                 * ID of the service that owns the pipe or the reverse private endpoint.
                  * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
                  */
                 serviceId: components["parameters"]["ServiceId"];
                 /**
-                 * @description ID of the requested pipe.
+                 * ID of the requested pipe.
                  * @example 9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a
                  */
                 pipeId: components["parameters"]["PipeId"];
@@ -615,7 +615,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The settings of the pipe. */
+            /** The settings of the pipe. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -640,17 +640,17 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description ID of the organization that owns the resource (for listing services, the organization whose services are listed).
+                 * ID of the organization that owns the resource (for listing services, the organization whose services are listed).
                  * @example 7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b
                  */
                 organizationId: components["parameters"]["OrganizationId"];
                 /**
-                 * @description ID of the service that owns the pipe or the reverse private endpoint.
+                 * ID of the service that owns the pipe or the reverse private endpoint.
                  * @example 3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70
                  */
                 serviceId: components["parameters"]["ServiceId"];
                 /**
-                 * @description ID of the requested pipe.
+                 * ID of the requested pipe.
                  * @example 9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a
                  */
                 pipeId: components["parameters"]["PipeId"];
@@ -663,7 +663,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The settings now in force. */
+            /** The settings now in force. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -684,173 +684,173 @@ export interface operations {
         };
     };
 }
-/** @description HTTP status code of the response, repeated in the body. */
+/** HTTP status code of the response, repeated in the body. */
 export type EnvelopeStatus = number;
 /**
  * Format: uuid
- * @description Unique ID assigned to every request (a UUIDv4); quote it when you report a problem.
+ * Unique ID assigned to every request (a UUIDv4); quote it when you report a problem.
  */
 export type RequestId = string;
-/** @description One network endpoint of a service. */
+/** One network endpoint of a service. */
 export type ServiceEndpoint = {
-    /** @description Protocol the endpoint speaks (for example `https`, `nativesecure`). */
+    /** Protocol the endpoint speaks (for example `https`, `nativesecure`). */
     protocol?: string;
-    /** @description Host name of the endpoint. */
+    /** Host name of the endpoint. */
     host?: string;
-    /** @description TCP port of the endpoint. */
+    /** TCP port of the endpoint. */
     port?: number;
-    /** @description User name to connect with through this endpoint; null when none applies. */
+    /** User name to connect with through this endpoint; null when none applies. */
     username?: string | null;
 };
-/** @description One entry of a service's IP access list. */
+/** One entry of a service's IP access list. */
 export type IpAccessListEntry = {
-    /** @description Allowed source address or CIDR range. */
+    /** Allowed source address or CIDR range. */
     source?: string;
-    /** @description Free text describing the entry. */
+    /** Free text describing the entry. */
     description?: string;
 };
 /**
- * @description A data service of an organization. Only `id` and `name` are guaranteed;
+ * A data service of an organization. Only `id` and `name` are guaranteed;
  *     every other field may be omitted. Clients must ignore fields they do not know.
  */
 export type Service = {
     /**
      * Format: uuid
-     * @description Unique ID of the service.
+     * Unique ID of the service.
      */
     id: string;
-    /** @description Name of the service. */
+    /** Name of the service. */
     name: string;
-    /** @description Version of the database engine the service runs. */
+    /** Version of the database engine the service runs. */
     engineVersion?: string;
-    /** @description Network endpoints through which clients reach the service. */
+    /** Network endpoints through which clients reach the service. */
     endpoints?: ServiceEndpoint[];
-    /** @description Minimum total memory of the service, in GB, when autoscaling. */
+    /** Minimum total memory of the service, in GB, when autoscaling. */
     minTotalMemoryGb?: number;
-    /** @description Maximum total memory of the service, in GB, when autoscaling. */
+    /** Maximum total memory of the service, in GB, when autoscaling. */
     maxTotalMemoryGb?: number;
-    /** @description Minimum memory of one replica, in GB, when autoscaling. */
+    /** Minimum memory of one replica, in GB, when autoscaling. */
     minReplicaMemoryGb?: number;
-    /** @description Maximum memory of one replica, in GB, when autoscaling. */
+    /** Maximum memory of one replica, in GB, when autoscaling. */
     maxReplicaMemoryGb?: number;
-    /** @description Number of replicas of the service. */
+    /** Number of replicas of the service. */
     numReplicas?: number;
-    /** @description Whether the service may scale down to zero when idle. */
+    /** Whether the service may scale down to zero when idle. */
     idleScaling?: boolean;
-    /** @description Minutes without activity before an idle service is scaled down. */
+    /** Minutes without activity before an idle service is scaled down. */
     idleTimeoutMinutes?: number;
-    /** @description Source addresses allowed to reach the service. */
+    /** Source addresses allowed to reach the service. */
     ipAccessList?: IpAccessListEntry[];
     /**
      * Format: date-time
-     * @description When the service was created (ISO 8601).
+     * When the service was created (ISO 8601).
      */
     createdAt?: string;
-    /** @description Customer-provided key used to encrypt the service's disks. */
+    /** Customer-provided key used to encrypt the service's disks. */
     encryptionKey?: string;
-    /** @description Role assumed to use the customer-provided disk encryption key. */
+    /** Role assumed to use the customer-provided disk encryption key. */
     encryptionAssumedRoleIdentifier?: string;
-    /** @description Identity role the service uses to reach other cloud resources. */
+    /** Identity role the service uses to reach other cloud resources. */
     iamRole?: string;
-    /** @description IDs of the private endpoints attached to the service. */
+    /** IDs of the private endpoints attached to the service. */
     privateEndpointIds?: string[];
-    /** @description IDs of the private endpoints that can be attached to the service. */
+    /** IDs of the private endpoints that can be attached to the service. */
     availablePrivateEndpointIds?: string[];
-    /** @description ID of the data warehouse (group of services sharing storage) the service belongs to. */
+    /** ID of the data warehouse (group of services sharing storage) the service belongs to. */
     dataWarehouseId?: string;
-    /** @description Whether the service is the primary service of its data warehouse. */
+    /** Whether the service is the primary service of its data warehouse. */
     isPrimary?: boolean;
-    /** @description Whether the service accepts reads only. */
+    /** Whether the service accepts reads only. */
     isReadonly?: boolean;
-    /** @description ID of the bring-your-own-cloud region the service runs in. */
+    /** ID of the bring-your-own-cloud region the service runs in. */
     byocId?: string;
-    /** @description Whether transparent data encryption is enabled. */
+    /** Whether transparent data encryption is enabled. */
     hasTransparentDataEncryption?: boolean;
-    /** @description ID of the transparent data encryption key. */
+    /** ID of the transparent data encryption key. */
     transparentDataEncryptionKeyId?: string;
-    /** @description ID of the role used for encryption. */
+    /** ID of the role used for encryption. */
     encryptionRoleId?: string;
 };
-/** @description Envelope of the list of services. */
+/** Envelope of the list of services. */
 export type ServiceListResponse = {
     status: EnvelopeStatus;
     requestId: RequestId;
-    /** @description The services of the organization that match the filters. */
+    /** The services of the organization that match the filters. */
     result: Service[];
 };
-/** @description Body of every JSON error response of the management interface (a gateway may answer a 5XX with text instead). Only `error` is guaranteed. */
+/** Body of every JSON error response of the management interface (a gateway may answer a 5XX with text instead). Only `error` is guaranteed. */
 export type ErrorBody = {
     /**
      * Format: int32
-     * @description HTTP status code, repeated from the response.
+     * HTTP status code, repeated from the response.
      *
      *     Bounds: 100 to 599, inclusive.
      */
     status?: number;
-    /** @description What went wrong, in words. */
+    /** What went wrong, in words. */
     error: string;
     requestId?: RequestId;
 };
 /**
- * @description Free text describing the endpoint.
+ * Free text describing the endpoint.
  *
  *     Length: at most 255 characters.
  */
 export type ReversePrivateEndpointDescription = string;
 /**
- * @description A non-empty string.
+ * A non-empty string.
  *
  *     Length: at least 1 character.
  */
 export type NonEmptyString = string;
-/** @description Belongs to another endpoint type; only `null` (or leaving the field out) is accepted. */
+/** Belongs to another endpoint type; only `null` (or leaving the field out) is accepted. */
 export type NotForThisType = null;
 /**
  * VPC_ENDPOINT_SERVICE
- * @description Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.
+ * Endpoint to a VPC endpoint service; requires `vpcEndpointServiceName`.
  */
 export type ReversePrivateEndpointVpcEndpointServiceRequest = {
     description?: ReversePrivateEndpointDescription;
     /**
-     * @description Kind of endpoint. (enum property replaced by openapi-typescript)
+     * Kind of endpoint. (enum property replaced by openapi-typescript)
      * @enum {string}
      */
     type: "VPC_ENDPOINT_SERVICE";
-    /** @description Name of the VPC endpoint service to connect to. */
+    /** Name of the VPC endpoint service to connect to. */
     vpcEndpointServiceName: NonEmptyString;
-    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
     vpcResourceConfigurationId?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
-    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
     vpcResourceShareArn?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
-    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
     kafkaClusterArn?: null | OnlyNull<"belongs to type: KAFKA_MULTI_VPC">;
-    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
     kafkaAuthentication?: null | (KafkaAuthentication & OnlyNull<"belongs to type: KAFKA_MULTI_VPC">);
 };
 /**
  * VPC_RESOURCE
- * @description Endpoint to a VPC resource; requires `vpcResourceConfigurationId` and `vpcResourceShareArn`.
+ * Endpoint to a VPC resource; requires `vpcResourceConfigurationId` and `vpcResourceShareArn`.
  */
 export type ReversePrivateEndpointVpcResourceRequest = {
     description?: ReversePrivateEndpointDescription;
     /**
-     * @description Kind of endpoint. (enum property replaced by openapi-typescript)
+     * Kind of endpoint. (enum property replaced by openapi-typescript)
      * @enum {string}
      */
     type: "VPC_RESOURCE";
-    /** @description Belongs to `type: VPC_ENDPOINT_SERVICE`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: VPC_ENDPOINT_SERVICE`: only `null` (or leaving the field out) is accepted here. */
     vpcEndpointServiceName?: null | OnlyNull<"belongs to type: VPC_ENDPOINT_SERVICE">;
-    /** @description ID of the VPC resource configuration. */
+    /** ID of the VPC resource configuration. */
     vpcResourceConfigurationId: NonEmptyString;
-    /** @description ARN of the resource share that shares the VPC resource. */
+    /** ARN of the resource share that shares the VPC resource. */
     vpcResourceShareArn: NonEmptyString;
-    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
     kafkaClusterArn?: null | OnlyNull<"belongs to type: KAFKA_MULTI_VPC">;
-    /** @description Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: KAFKA_MULTI_VPC`: only `null` (or leaving the field out) is accepted here. */
     kafkaAuthentication?: null | (KafkaAuthentication & OnlyNull<"belongs to type: KAFKA_MULTI_VPC">);
 };
 /**
- * @description How pipes authenticate to the Kafka cluster.
+ * How pipes authenticate to the Kafka cluster.
  *
  *     One of `SASL_IAM`, `SASL_SCRAM`.
  * @enum {string}
@@ -858,34 +858,34 @@ export type ReversePrivateEndpointVpcResourceRequest = {
 export type KafkaAuthentication = "SASL_IAM" | "SASL_SCRAM";
 /**
  * KAFKA_MULTI_VPC
- * @description Endpoint to a multi-VPC Kafka cluster; requires `kafkaClusterArn` and `kafkaAuthentication`.
+ * Endpoint to a multi-VPC Kafka cluster; requires `kafkaClusterArn` and `kafkaAuthentication`.
  */
 export type ReversePrivateEndpointKafkaMultiVpcRequest = {
     description?: ReversePrivateEndpointDescription;
     /**
-     * @description Kind of endpoint. (enum property replaced by openapi-typescript)
+     * Kind of endpoint. (enum property replaced by openapi-typescript)
      * @enum {string}
      */
     type: "KAFKA_MULTI_VPC";
-    /** @description Belongs to `type: VPC_ENDPOINT_SERVICE`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: VPC_ENDPOINT_SERVICE`: only `null` (or leaving the field out) is accepted here. */
     vpcEndpointServiceName?: null | OnlyNull<"belongs to type: VPC_ENDPOINT_SERVICE">;
-    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
     vpcResourceConfigurationId?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
-    /** @description Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
+    /** Belongs to `type: VPC_RESOURCE`: only `null` (or leaving the field out) is accepted here. */
     vpcResourceShareArn?: null | OnlyNull<"belongs to type: VPC_RESOURCE">;
-    /** @description ARN of the Kafka cluster. */
+    /** ARN of the Kafka cluster. */
     kafkaClusterArn: NonEmptyString;
-    /** @description One of `SASL_IAM`, `SASL_SCRAM`. */
+    /** One of `SASL_IAM`, `SASL_SCRAM`. */
     kafkaAuthentication: OneOf<KafkaAuthentication>;
 };
 /**
- * @description Body of a reverse private endpoint creation. `type` is required and decides
+ * Body of a reverse private endpoint creation. `type` is required and decides
  *     which other fields are required. Fields of another type may be left out or
  *     sent as `null`; any other value for them, and any unknown field, is rejected.
  */
 export type ReversePrivateEndpointRequest = ReversePrivateEndpointVpcEndpointServiceRequest | ReversePrivateEndpointVpcResourceRequest | ReversePrivateEndpointKafkaMultiVpcRequest;
 /**
- * @description Kind of reverse private endpoint; it decides which other fields are required:
+ * Kind of reverse private endpoint; it decides which other fields are required:
  *     `VPC_ENDPOINT_SERVICE` needs `vpcEndpointServiceName`; `VPC_RESOURCE` needs
  *     `vpcResourceConfigurationId` and `vpcResourceShareArn`; `KAFKA_MULTI_VPC`
  *     needs `kafkaClusterArn` and `kafkaAuthentication`.
@@ -896,13 +896,13 @@ export type ReversePrivateEndpointRequest = ReversePrivateEndpointVpcEndpointSer
  */
 export type ReversePrivateEndpointType = "VPC_ENDPOINT_SERVICE" | "VPC_RESOURCE" | "KAFKA_MULTI_VPC";
 /**
- * @description Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,
+ * Provisioning status of the endpoint. Known values: `Unknown`, `Provisioning`,
  *     `Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`.
  *     New values may appear; treat an unknown value as not ready.
  */
 export type ReversePrivateEndpointStatus = "Unknown" | "Provisioning" | "Deleting" | "Ready" | "Failed" | "PendingAcceptance" | "Rejected" | "Expired" | (string & {});
 /**
- * @description A reverse private endpoint of a service. `id`, `serviceId`, `type` and
+ * A reverse private endpoint of a service. `id`, `serviceId`, `type` and
  *     `status` are guaranteed; other fields may be omitted. Clients must ignore
  *     fields they do not know, and accept `type`, `kafkaAuthentication` and
  *     `status` values beyond the known ones.
@@ -910,191 +910,191 @@ export type ReversePrivateEndpointStatus = "Unknown" | "Provisioning" | "Deletin
 export type ReversePrivateEndpoint = {
     /**
      * Format: uuid
-     * @description Unique ID of the reverse private endpoint.
+     * Unique ID of the reverse private endpoint.
      */
     id: string;
     /**
      * Format: uuid
-     * @description ID of the service that owns the endpoint.
+     * ID of the service that owns the endpoint.
      */
     serviceId: string;
-    /** @description Free text describing the endpoint. */
+    /** Free text describing the endpoint. */
     description?: string;
     /**
-     * @description Kind of endpoint (known values below; others may appear).
+     * Kind of endpoint (known values below; others may appear).
      *
      *     Known values: `VPC_ENDPOINT_SERVICE`, `VPC_RESOURCE`, `KAFKA_MULTI_VPC`; others may appear.
      */
     type: ReversePrivateEndpointType | (string & {});
-    /** @description Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`). */
+    /** Name of the VPC endpoint service (type `VPC_ENDPOINT_SERVICE`). */
     vpcEndpointServiceName?: string | null;
-    /** @description ID of the VPC resource configuration (type `VPC_RESOURCE`). */
+    /** ID of the VPC resource configuration (type `VPC_RESOURCE`). */
     vpcResourceConfigurationId?: string | null;
-    /** @description ARN of the resource share (type `VPC_RESOURCE`). */
+    /** ARN of the resource share (type `VPC_RESOURCE`). */
     vpcResourceShareArn?: string | null;
-    /** @description ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`). */
+    /** ARN of the Kafka cluster (type `KAFKA_MULTI_VPC`). */
     kafkaClusterArn?: string | null;
     /**
-     * @description How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).
+     * How pipes authenticate to the Kafka cluster (type `KAFKA_MULTI_VPC`; known values below; others may appear).
      *
      *     One of `SASL_IAM`, `SASL_SCRAM`.
      */
     kafkaAuthentication?: KafkaAuthentication | (string & {}) | null;
-    /** @description ID of the endpoint in the cloud provider's network. */
+    /** ID of the endpoint in the cloud provider's network. */
     endpointId?: string;
-    /** @description DNS names that resolve to the endpoint. */
+    /** DNS names that resolve to the endpoint. */
     dnsNames?: string[];
-    /** @description Private DNS names that resolve to the endpoint. */
+    /** Private DNS names that resolve to the endpoint. */
     privateDnsNames?: string[];
-    /** @description Known values: `Unknown`, `Provisioning`, `Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`; others may appear. */
+    /** Known values: `Unknown`, `Provisioning`, `Deleting`, `Ready`, `Failed`, `PendingAcceptance`, `Rejected`, `Expired`; others may appear. */
     status: ReversePrivateEndpointStatus;
 };
-/** @description Envelope of a reverse private endpoint. */
+/** Envelope of a reverse private endpoint. */
 export type ReversePrivateEndpointResponse = {
     status: EnvelopeStatus;
     requestId: RequestId;
     result: ReversePrivateEndpoint;
 };
 /**
- * @description Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,
+ * Lifecycle state of the pipe. Known values: `Unknown`, `Provisioning`,
  *     `Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`,
  *     `InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`,
  *     `Resync`. New values may appear (`Degraded` was added in 2026); treat an
  *     unknown value as "not running normally". Transitions are not part of the contract.
  */
 export type PipeState = "Unknown" | "Provisioning" | "Running" | "Degraded" | "Stopping" | "Stopped" | "Failed" | "Completed" | "InternalError" | "Setup" | "Snapshot" | "Paused" | "Pausing" | "Modifying" | "Resync" | (string & {});
-/** @description Compute resources of the pipe. */
+/** Compute resources of the pipe. */
 export type PipeScaling = {
-    /** @description Number of replicas running the pipe. */
+    /** Number of replicas running the pipe. */
     replicas?: number;
-    /** @description Number of concurrent workers per replica. */
+    /** Number of concurrent workers per replica. */
     concurrency?: number;
-    /** @description CPU of one replica, in millicores. */
+    /** CPU of one replica, in millicores. */
     replicaCpuMillicores?: number;
-    /** @description Memory of one replica, in GB; may be fractional (for example `0.5`). */
+    /** Memory of one replica, in GB; may be fractional (for example `0.5`). */
     replicaMemoryGb?: number;
 };
-/** @description A log-stream source (a Kafka-compatible broker). */
+/** A log-stream source (a Kafka-compatible broker). */
 export type LogStreamSource = {
-    /** @description Bootstrap brokers, as `host:port` entries separated by commas. */
+    /** Bootstrap brokers, as `host:port` entries separated by commas. */
     brokers?: string;
-    /** @description Topics to consume, separated by commas. */
+    /** Topics to consume, separated by commas. */
     topics?: string;
-    /** @description Consumer group the pipe consumes as; null when the service chose one. */
+    /** Consumer group the pipe consumes as; null when the service chose one. */
     consumerGroup?: string | null;
-    /** @description Identity role used to authenticate to the brokers. */
+    /** Identity role used to authenticate to the brokers. */
     iamRole?: string | null;
-    /** @description Where consumption starts. */
+    /** Where consumption starts. */
     offset?: {
-        /** @description Start consuming from the messages at or after this time. */
+        /** Start consuming from the messages at or after this time. */
         timestamp?: string | null;
     } | null;
-    /** @description Schema registry that describes the messages. */
+    /** Schema registry that describes the messages. */
     schemaRegistry?: {
-        /** @description URL of the schema registry. */
+        /** URL of the schema registry. */
         url?: string;
-        /** @description PEM certificate of the authority that signed the registry's certificate. */
+        /** PEM certificate of the authority that signed the registry's certificate. */
         caCertificate?: string | null;
     } | null;
-    /** @description PEM certificate of the authority that signed the brokers' certificates. */
+    /** PEM certificate of the authority that signed the brokers' certificates. */
     caCertificate?: string | null;
-    /** @description IDs of the reverse private endpoints through which the brokers are reached. */
+    /** IDs of the reverse private endpoints through which the brokers are reached. */
     reversePrivateEndpointIds?: string[] | null;
 };
 /**
- * @description Compression of the source objects. New values may appear; clients must accept any string.
+ * Compression of the source objects. New values may appear; clients must accept any string.
  *
  *     Known values: `none`, `gzip`, `gz`, `brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`; others may appear.
  */
 export type Compression = "none" | "gzip" | "gz" | "brotli" | "br" | "xz" | "LZMA" | "zstd" | "auto" | (string & {});
-/** @description An object-storage source (files in a bucket or a container). */
+/** An object-storage source (files in a bucket or a container). */
 export type ObjectStorageSource = {
-    /** @description URL or pattern of the objects to ingest. */
+    /** URL or pattern of the objects to ingest. */
     url?: string;
-    /** @description Field delimiter of delimited text files. */
+    /** Field delimiter of delimited text files. */
     delimiter?: string | null;
     /**
-     * @description Compression of the source objects; null when the service detects it.
+     * Compression of the source objects; null when the service detects it.
      *
      *     Known values: `none`, `gzip`, `gz`, `brotli`, `br`, `xz`, `LZMA`, `zstd`, `auto`; others may appear.
      */
     compression?: Compression | null;
-    /** @description Whether the pipe keeps ingesting new objects as they appear. */
+    /** Whether the pipe keeps ingesting new objects as they appear. */
     isContinuous?: boolean | null;
-    /** @description URL of the queue that announces new objects (continuous ingestion). */
+    /** URL of the queue that announces new objects (continuous ingestion). */
     queueUrl?: string | null;
-    /** @description Identity role used to read the objects. */
+    /** Identity role used to read the objects. */
     iamRole?: string | null;
-    /** @description Connection string of the storage account (Azure). */
+    /** Connection string of the storage account (Azure). */
     connectionString?: string | null;
-    /** @description Path of the objects inside the container. */
+    /** Path of the objects inside the container. */
     path?: string | null;
-    /** @description Name of the Azure blob container. */
+    /** Name of the Azure blob container. */
     azureContainerName?: string | null;
 };
-/** @description A sharded-stream source (a Kinesis-style stream). */
+/** A sharded-stream source (a Kinesis-style stream). */
 export type ShardStreamSource = {
-    /** @description Name of the stream. */
+    /** Name of the stream. */
     streamName?: string;
-    /** @description Cloud region of the stream. */
+    /** Cloud region of the stream. */
     region?: string;
-    /** @description Whether the pipe reads through enhanced fan-out. */
+    /** Whether the pipe reads through enhanced fan-out. */
     useEnhancedFanOut?: boolean | null;
-    /** @description Start reading at this time, in Unix epoch seconds. */
+    /** Start reading at this time, in Unix epoch seconds. */
     timestamp?: number | null;
-    /** @description Identity role used to read the stream. */
+    /** Identity role used to read the stream. */
     iamRole?: string | null;
 };
-/** @description Replication settings of a relational-database source. */
+/** Replication settings of a relational-database source. */
 export type RelationalDbSettings = {
-    /** @description Seconds between two synchronisations. */
+    /** Seconds between two synchronisations. */
     syncIntervalSeconds?: number;
-    /** @description Rows pulled in one batch. */
+    /** Rows pulled in one batch. */
     pullBatchSize?: number;
-    /** @description Name of the publication to replicate from. */
+    /** Name of the publication to replicate from. */
     publicationName?: string;
-    /** @description Name of the replication slot to use. */
+    /** Name of the replication slot to use. */
     replicationSlotName?: string;
-    /** @description Whether destination columns may be nullable. */
+    /** Whether destination columns may be nullable. */
     allowNullableColumns?: boolean;
-    /** @description Tables loaded in parallel during the initial load. */
+    /** Tables loaded in parallel during the initial load. */
     initialLoadParallelism?: number;
-    /** @description Rows in one partition of the initial snapshot. */
+    /** Rows in one partition of the initial snapshot. */
     snapshotNumRowsPerPartition?: number;
-    /** @description Tables snapshotted in parallel. */
+    /** Tables snapshotted in parallel. */
     snapshotNumberOfParallelTables?: number;
-    /** @description Whether the replication slot survives a failover of the source. */
+    /** Whether the replication slot survives a failover of the source. */
     enableFailoverSlots?: boolean;
 };
-/** @description Replicates one source table into one destination table. */
+/** Replicates one source table into one destination table. */
 export type RelationalDbTableMapping = {
-    /** @description Schema of the source table. */
+    /** Schema of the source table. */
     sourceSchemaName?: string;
-    /** @description Name of the source table. */
+    /** Name of the source table. */
     sourceTable?: string;
-    /** @description Name of the destination table. */
+    /** Name of the destination table. */
     targetTable?: string;
-    /** @description Source columns that are not replicated. */
+    /** Source columns that are not replicated. */
     excludedColumns?: string[];
-    /** @description Whether `sortingKeys` replaces the default sorting key. */
+    /** Whether `sortingKeys` replaces the default sorting key. */
     useCustomSortingKey?: boolean;
-    /** @description Columns of the custom sorting key, in order. */
+    /** Columns of the custom sorting key, in order. */
     sortingKeys?: string[];
 };
-/** @description A relational-database source (change data capture). */
+/** A relational-database source (change data capture). */
 export type RelationalDbSource = {
-    /** @description Host name of the database server. */
+    /** Host name of the database server. */
     host?: string;
-    /** @description TCP port of the database server. */
+    /** TCP port of the database server. */
     port?: number;
-    /** @description Name of the database to replicate. */
+    /** Name of the database to replicate. */
     database?: string;
     settings?: RelationalDbSettings;
-    /** @description Which source tables are replicated into which destination tables. */
+    /** Which source tables are replicated into which destination tables. */
     tableMappings?: RelationalDbTableMapping[];
 };
 /**
- * @description Where the pipe reads from: one sub-object per source kind. A pipe normally
+ * Where the pipe reads from: one sub-object per source kind. A pipe normally
  *     carries exactly one of them, but none is guaranteed: clients must accept
  *     any subset, including none or several, and a sub-object that is null.
  */
@@ -1104,50 +1104,50 @@ export type PipeSource = {
     shardStream?: ShardStreamSource | null;
     relationalDb?: RelationalDbSource | null;
 };
-/** @description Definition of a managed destination table. */
+/** Definition of a managed destination table. */
 export type TableDefinition = {
-    /** @description Table engine. */
+    /** Table engine. */
     engine?: {
-        /** @description Column that holds the row version (replacing engines). */
+        /** Column that holds the row version (replacing engines). */
         versionColumnId?: string | null;
-        /** @description Columns the engine uses. */
+        /** Columns the engine uses. */
         columnIds?: string[];
     };
-    /** @description Columns of the sorting key, in order. */
+    /** Columns of the sorting key, in order. */
     sortingKey?: string[];
-    /** @description Partitioning expression. */
+    /** Partitioning expression. */
     partitionBy?: string;
-    /** @description Primary key expression. */
+    /** Primary key expression. */
     primaryKey?: string;
 };
-/** @description One column of the destination table. */
+/** One column of the destination table. */
 export type DestinationColumn = {
-    /** @description Column name. */
+    /** Column name. */
     name?: string;
-    /** @description Column type (for example `String`, `DateTime64(3)`). */
+    /** Column type (for example `String`, `DateTime64(3)`). */
     type?: string;
 };
-/** @description Where the pipe writes to. */
+/** Where the pipe writes to. */
 export type PipeDestination = {
-    /** @description Destination database. */
+    /** Destination database. */
     database?: string;
-    /** @description Destination table. */
+    /** Destination table. */
     table?: string;
-    /** @description Whether the pipe created and manages the destination table. */
+    /** Whether the pipe created and manages the destination table. */
     managedTable?: boolean;
     tableDefinition?: TableDefinition;
-    /** @description Columns of the destination table. */
+    /** Columns of the destination table. */
     columns?: DestinationColumn[];
 };
-/** @description Maps one source field to one destination column. */
+/** Maps one source field to one destination column. */
 export type FieldMapping = {
-    /** @description Name of the field in the source data. */
+    /** Name of the field in the source data. */
     sourceField?: string;
-    /** @description Name of the column in the destination table. */
+    /** Name of the column in the destination table. */
     destinationField?: string;
 };
 /**
- * @description Settings of a pipe, as the service reports them. No field is guaranteed: a
+ * Settings of a pipe, as the service reports them. No field is guaranteed: a
  *     field left out, like a field set to `null`, means the service default is in
  *     force. A field that is present keeps its type and bounds (inclusive).
  *     Clients must ignore fields they do not know.
@@ -1155,130 +1155,130 @@ export type FieldMapping = {
 export type PipeSettings = {
     /**
      * Format: int64
-     * @description Maximum wait, in milliseconds, before inserting streamed data; null means the service default.
+     * Maximum wait, in milliseconds, before inserting streamed data; null means the service default.
      *
      *     Bounds: 500 to 60000, inclusive.
      */
     streaming_max_insert_wait_ms?: number | null;
     /**
      * Format: int64
-     * @description Number of concurrent file-processing threads; null means the service default.
+     * Number of concurrent file-processing threads; null means the service default.
      *
      *     Bounds: 1 to 35, inclusive.
      */
     object_storage_concurrency?: number | null;
     /**
      * Format: int64
-     * @description Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default.
+     * Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default.
      *
      *     Bounds: 100 to 3600000, inclusive.
      */
     object_storage_polling_interval_ms?: number | null;
     /**
      * Format: int64
-     * @description Bytes processed in a single insert batch; null means the service default.
+     * Bytes processed in a single insert batch; null means the service default.
      *
      *     Bounds: 10485760 to 53687091200, inclusive.
      */
     object_storage_max_insert_bytes?: number | null;
     /**
      * Format: int64
-     * @description Maximum number of files in a single insert batch; null means the service default.
+     * Maximum number of files in a single insert batch; null means the service default.
      *
      *     Bounds: 1 to 10000, inclusive.
      */
     object_storage_max_file_count?: number | null;
     /**
      * Format: int64
-     * @description Maximum concurrent threads for file processing; null means the service default.
+     * Maximum concurrent threads for file processing; null means the service default.
      *
      *     Bounds: 0 to 64, inclusive.
      */
     engine_max_threads?: number | null;
     /**
      * Format: int64
-     * @description Maximum concurrent insert threads; null means the service default.
+     * Maximum concurrent insert threads; null means the service default.
      *
      *     Bounds: 0 to 16, inclusive.
      */
     engine_max_insert_threads?: number | null;
     /**
      * Format: int64
-     * @description Minimum insert block size, in bytes; null means the service default.
+     * Minimum insert block size, in bytes; null means the service default.
      *
      *     Bounds: 0 to 10737418240, inclusive.
      */
     engine_min_insert_block_size_bytes?: number | null;
     /**
      * Format: int64
-     * @description Maximum concurrent download threads; null means the service default.
+     * Maximum concurrent download threads; null means the service default.
      *
      *     Bounds: 0 to 32, inclusive.
      */
     engine_max_download_threads?: number | null;
     /**
      * Format: int64
-     * @description Parallel distributed insert-select mode; null means the service default.
+     * Parallel distributed insert-select mode; null means the service default.
      *
      *     Bounds: 0 to 2, inclusive.
      */
     engine_parallel_distributed_insert_select?: number | null;
-    /** @description Whether the cluster function is used for distributed processing. Null means the service default. */
+    /** Whether the cluster function is used for distributed processing. Null means the service default. */
     object_storage_use_cluster_function?: boolean | null;
-    /** @description Whether pushing to attached views is concurrent instead of sequential. Null means the service default. */
+    /** Whether pushing to attached views is concurrent instead of sequential. Null means the service default. */
     engine_parallel_view_processing?: boolean | null;
 };
 /**
- * @description A pipe: a continuous ingestion job that moves data from a source into a
+ * A pipe: a continuous ingestion job that moves data from a source into a
  *     destination table. `id`, `serviceId`, `name` and `state` are guaranteed;
  *     other fields may be omitted. Clients must ignore fields they do not know.
  */
 export type Pipe = {
     /**
      * Format: uuid
-     * @description Unique ID of the pipe.
+     * Unique ID of the pipe.
      */
     id: string;
     /**
      * Format: uuid
-     * @description ID of the service that owns the pipe.
+     * ID of the service that owns the pipe.
      */
     serviceId: string;
-    /** @description Name of the pipe. */
+    /** Name of the pipe. */
     name: string;
-    /** @description Known values: `Unknown`, `Provisioning`, `Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`, `InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`, `Resync`; others may appear. */
+    /** Known values: `Unknown`, `Provisioning`, `Running`, `Degraded`, `Stopping`, `Stopped`, `Failed`, `Completed`, `InternalError`, `Setup`, `Snapshot`, `Paused`, `Pausing`, `Modifying`, `Resync`; others may appear. */
     state: PipeState;
     scaling?: PipeScaling;
     source?: PipeSource;
     destination?: PipeDestination;
-    /** @description How source fields map to destination columns. */
+    /** How source fields map to destination columns. */
     fieldMappings?: FieldMapping[];
     settings?: PipeSettings;
     /**
      * Format: date-time
-     * @description When the pipe was created (ISO 8601 date-time).
+     * When the pipe was created (ISO 8601 date-time).
      */
     createdAt?: string;
     /**
      * Format: date-time
-     * @description When the pipe was last changed (ISO 8601 date-time).
+     * When the pipe was last changed (ISO 8601 date-time).
      */
     updatedAt?: string;
 };
-/** @description Envelope of a pipe. */
+/** Envelope of a pipe. */
 export type PipeResponse = {
     status: EnvelopeStatus;
     requestId: RequestId;
     result: Pipe;
 };
-/** @description Envelope of the settings of a pipe. */
+/** Envelope of the settings of a pipe. */
 export type PipeSettingsResponse = {
     status: EnvelopeStatus;
     requestId: RequestId;
     result: PipeSettings;
 };
 /**
- * @description Replacement settings of a pipe (PUT replaces them all). Every field is
+ * Replacement settings of a pipe (PUT replaces them all). Every field is
  *     optional: a field left out and a field set to `null` both mean "use the
  *     service default", so `{}` resets every setting. Bounds are inclusive.
  *     Unknown fields are rejected.
@@ -1286,77 +1286,77 @@ export type PipeSettingsResponse = {
 export type PipeSettingsUpdate = {
     /**
      * Format: int64
-     * @description Maximum wait, in milliseconds, before inserting streamed data; null means the service default.
+     * Maximum wait, in milliseconds, before inserting streamed data; null means the service default.
      *
      *     Bounds: 500 to 60000, inclusive.
      */
     streaming_max_insert_wait_ms?: number | null;
     /**
      * Format: int64
-     * @description Number of concurrent file-processing threads; null means the service default.
+     * Number of concurrent file-processing threads; null means the service default.
      *
      *     Bounds: 1 to 35, inclusive.
      */
     object_storage_concurrency?: number | null;
     /**
      * Format: int64
-     * @description Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default.
+     * Refresh interval, in milliseconds, for checking continuous ingest for new object data; null means the service default.
      *
      *     Bounds: 100 to 3600000, inclusive.
      */
     object_storage_polling_interval_ms?: number | null;
     /**
      * Format: int64
-     * @description Bytes processed in a single insert batch; null means the service default.
+     * Bytes processed in a single insert batch; null means the service default.
      *
      *     Bounds: 10485760 to 53687091200, inclusive.
      */
     object_storage_max_insert_bytes?: number | null;
     /**
      * Format: int64
-     * @description Maximum number of files in a single insert batch; null means the service default.
+     * Maximum number of files in a single insert batch; null means the service default.
      *
      *     Bounds: 1 to 10000, inclusive.
      */
     object_storage_max_file_count?: number | null;
     /**
      * Format: int64
-     * @description Maximum concurrent threads for file processing; null means the service default.
+     * Maximum concurrent threads for file processing; null means the service default.
      *
      *     Bounds: 0 to 64, inclusive.
      */
     engine_max_threads?: number | null;
     /**
      * Format: int64
-     * @description Maximum concurrent insert threads; null means the service default.
+     * Maximum concurrent insert threads; null means the service default.
      *
      *     Bounds: 0 to 16, inclusive.
      */
     engine_max_insert_threads?: number | null;
     /**
      * Format: int64
-     * @description Minimum insert block size, in bytes; null means the service default.
+     * Minimum insert block size, in bytes; null means the service default.
      *
      *     Bounds: 0 to 10737418240, inclusive.
      */
     engine_min_insert_block_size_bytes?: number | null;
     /**
      * Format: int64
-     * @description Maximum concurrent download threads; null means the service default.
+     * Maximum concurrent download threads; null means the service default.
      *
      *     Bounds: 0 to 32, inclusive.
      */
     engine_max_download_threads?: number | null;
     /**
      * Format: int64
-     * @description Parallel distributed insert-select mode; null means the service default.
+     * Parallel distributed insert-select mode; null means the service default.
      *
      *     Bounds: 0 to 2, inclusive.
      */
     engine_parallel_distributed_insert_select?: number | null;
-    /** @description Whether the cluster function is used for distributed processing. Null means the service default. */
+    /** Whether the cluster function is used for distributed processing. Null means the service default. */
     object_storage_use_cluster_function?: boolean | null;
-    /** @description Whether pushing to attached views is concurrent instead of sequential. Null means the service default. */
+    /** Whether pushing to attached views is concurrent instead of sequential. Null means the service default. */
     engine_parallel_view_processing?: boolean | null;
 };
 declare const noValue: unique symbol;

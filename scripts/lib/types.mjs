@@ -27,8 +27,14 @@ export async function generateTypes(bundle) {
     postTransform: keepKnownValues,
     transformProperty: (property, schemaObject) => fieldOfAnotherBranch(property, schemaObject) ?? ownedClosedValue(property, schemaObject),
   });
-  return header + astToString([...namedSchemas(ast), ...brandDeclarations]);
+  return header + plainDescriptions(astToString([...namedSchemas(ast), ...brandDeclarations]));
 }
+
+/**
+ * openapi-typescript writes a description as a `@description` tag, which editors show as a raw tag under the
+ * signature; as the comment's own text it is the hover's documentation, as a hand-written comment's is.
+ */
+const plainDescriptions = (code) => code.replace(/^(\s*\/?\*\*?) @description /gm, "$1 ");
 
 // Closed request branches that stay completable, with errors that name the branch. TypeScript narrows a union's
 // contextual type by each optional field the object literal does not have yet, when that field is a discriminant

@@ -132,6 +132,9 @@ if (alert.thresholdType === "above") console.log(alert.state);
 
   it("shows updateSettings' description on hover", () => {
     expect(editor().hover("app.ts", "updateSettings", 1)).toContain("Replaces all the settings of a pipe");
+    // A description is the hover's own text, never a raw JSDoc tag under the signature.
+    for (const needle of ["updateSettings", "streaming_max_insert_wait_ms", "pipe.state"])
+      expect(editor().hover("app.ts", needle, 1)).not.toContain("@description");
   });
 
   it("shows streaming_max_insert_wait_ms' description and bounds on hover, in the request", () => {
