@@ -11,10 +11,22 @@ outside JavaScript, read from the OpenAPI bundles and from the standalone schema
 
 It runs the same from a checkout and from node_modules/ingestion-api/: the bundles are in ../generated/openapi/.
 """
+import argparse
 import json
 import sys
 from importlib.metadata import version
 from pathlib import Path
+
+
+def arguments(argv):
+    parser = argparse.ArgumentParser(prog="check_vectors.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--verdicts", action="store_true", help="print the verdict reached for each vector, as JSON, instead of checking it")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    # Read first, so --help (and a mistyped option's usage) answers where jsonschema is missing too.
+    OPTIONS = arguments(sys.argv[1:])
 
 try:
     from jsonschema import Draft202012Validator, FormatChecker
@@ -110,7 +122,7 @@ def verdicts():
                 yield api_dir.name, vector, reached, error, alone
 
 
-def main(argv):
+def main(options):
     results = list(verdicts())
     if not results:
         # An empty or misplaced vectors folder must not look like a pass.
@@ -123,7 +135,7 @@ def main(argv):
     if apart:
         print(f"check_vectors: {len(apart)} standalone schema verdicts differ from the bundle's", file=sys.stderr)
         return 1
-    if "--verdicts" in argv:
+    if options.verdicts:
         print(json.dumps({f"{api}/{v['operation']}/{v['part']}/{v['name']}": reached for api, v, reached, _, _ in results}, indent=1))
         return 0
     wrong = [(api, v, reached, error) for api, v, reached, error, _ in results if reached != v["verdict"]]
@@ -139,4 +151,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(OPTIONS))
