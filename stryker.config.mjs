@@ -30,7 +30,7 @@ export const targets = {
     breakBelow: 90,
   },
   engine: {
-    mutate: ["engine", "faults", "prefer", "rate-limit", "operations"].map((name) => `src/sandbox/${name}.ts`),
+    mutate: ["engine", "answers", "control", "faults", "prefer", "rate-limit", "operations"].map((name) => `src/sandbox/${name}.ts`),
     testFiles: [
       "test/sandbox/in-process.test.ts",
       "test/sandbox/failures.test.ts",
