@@ -1,10 +1,10 @@
 // The README's and the docs' examples (examples/*.ts) run against the Prism mocks and print what they promise,
 // in terms of the specs' own examples, which is what the mocks answer.
 import { existsSync } from "node:fs";
-import { afterEach, expect, inject, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { exampleSeed } from "../src/sandbox/seed.js";
 import { operation, operations } from "./support/operations.js";
-import { sandboxCredentials, startSandboxBehindPrism } from "./support/sandbox.js";
+import { type SandboxBehindPrism, sandboxCredentials, startSandboxBehindPrism } from "./support/sandbox.js";
 import { organizationId, pipeId, serviceId } from "./support/sdk-fixtures.js";
 
 afterEach(() => {
@@ -115,26 +115,6 @@ it("examples/management.ts, the quickstart, prints what the mock answers to each
   });
 });
 
-it("examples/management.ts, the quickstart, changes one setting against the sandbox and keeps every other", async () => {
-  const running = await startSandboxBehindPrism();
-  try {
-    const lines = await run("management", [], { ...running.proxyUrl, ...sandboxCredentials });
-    const seeded = exampleSeed().pipes.find((pipe) => pipe.id === pipeId)?.settings ?? {};
-    expect(seeded.engine_max_insert_threads).toBeDefined();
-    expect(lines.slice(2, 4)).toEqual([
-      `streaming_max_insert_wait_ms: ${seeded.streaming_max_insert_wait_ms} -> 10000`,
-      `engine_max_insert_threads: ${seeded.engine_max_insert_threads} -> ${seeded.engine_max_insert_threads}`,
-    ]);
-    // Read back: every seeded setting but the one changed, as it was.
-    const read = await fetch(`${running.proxyUrl.management}/v1/organizations/${organizationId}/services/${serviceId}/pipes/${pipeId}/settings`, {
-      headers: { authorization: `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}` },
-    });
-    expect(((await read.json()) as { result: object }).result).toEqual({ ...seeded, streaming_max_insert_wait_ms: 10000 });
-  } finally {
-    await running.stop();
-  }
-}, 60_000);
-
 it("examples/alerts.ts creates an alert and reads it back", async () => {
   const created = resource("createAlert");
   const read = resource("getAlert");
@@ -151,16 +131,36 @@ it("examples/errors.ts shows a validation error and a typed HTTP error", async (
   expect(lines).toHaveLength(2);
 });
 
-it("examples/errors.ts prints the same against npm start's sandbox behind Prism: Prefer works there too", async () => {
-  const running = await startSandboxBehindPrism();
-  try {
+// npm start's arrangement: the sandbox behind Prism, one for both tests (its two Prism proxies take about 5 s of CPU to
+// start); the errors example reads nothing the quickstart changes.
+describe("against the sandbox behind Prism", () => {
+  let running: SandboxBehindPrism;
+  beforeAll(async () => {
+    running = await startSandboxBehindPrism();
+  }, 60_000);
+  afterAll(() => running?.stop());
+
+  it("examples/management.ts, the quickstart, changes one setting against the sandbox and keeps every other", async () => {
+    const lines = await run("management", [], { ...running.proxyUrl, ...sandboxCredentials });
+    const seeded = exampleSeed().pipes.find((pipe) => pipe.id === pipeId)?.settings ?? {};
+    expect(seeded.engine_max_insert_threads).toBeDefined();
+    expect(lines.slice(2, 4)).toEqual([
+      `streaming_max_insert_wait_ms: ${seeded.streaming_max_insert_wait_ms} -> 10000`,
+      `engine_max_insert_threads: ${seeded.engine_max_insert_threads} -> ${seeded.engine_max_insert_threads}`,
+    ]);
+    // Read back: every seeded setting but the one changed, as it was.
+    const read = await fetch(`${running.proxyUrl.management}/v1/organizations/${organizationId}/services/${serviceId}/pipes/${pipeId}/settings`, {
+      headers: { authorization: `Basic ${btoa(`${sandboxCredentials.keyId}:${sandboxCredentials.keySecret}`)}` },
+    });
+    expect(((await read.json()) as { result: object }).result).toEqual({ ...seeded, streaming_max_insert_wait_ms: 10000 });
+  }, 60_000);
+
+  it("examples/errors.ts prints the same against npm start's sandbox behind Prism: Prefer works there too", async () => {
     const lines = await run("errors", [], { ...running.proxyUrl, ...sandboxCredentials });
     expect(lines[0]).toMatch(/^invalid: \/streaming_max_insert_wait_ms must be <= \d+$/);
     // The sandbox gives each answer a request id of its own, where the static mock repeats the example's.
     expect(lines[1]).toMatch(/^not found: HTTP 404, request [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(lines[1]).not.toContain(resource("getPipe", "404").requestId);
     expect(lines).toHaveLength(2);
-  } finally {
-    await running.stop();
-  }
-}, 60_000);
+  });
+});
