@@ -225,8 +225,9 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
           errorKey,
           retryAfterMs,
         };
-        // Recorded before this call asks again: a shared store then sees the pause before its next take.
-        await queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number)));
+        // Recorded before this call asks again: a shared store then sees the pause before its next take. An abort
+        // meanwhile rejects the call at once; the pause is still recorded, for the credential's other calls.
+        await untilAborted(queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number))), caller);
       }
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
       if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });
@@ -394,6 +395,11 @@ function elapsedMs(since: number): number {
  */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
+  if (signal.aborted) {
+    // What it waits on goes on without the caller; its failure is no longer anyone's.
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed when the promise settles, so `once` changes nothing.

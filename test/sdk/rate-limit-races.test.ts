@@ -4,7 +4,8 @@
 // scheduler says. Timers run on a fake clock, moved on only when nothing scheduled is left to run. Whatever the
 // order: no request leaves after its call's abort, an aborted call rejects at once, every call settles, a
 // credential's calls are sent in the order they were made, the server never counts more than the limit in a
-// window, and nothing of ours is left waiting once every call has settled.
+// window, a retry after a 429 waits until the store has recorded that 429's pause (whose write may answer late),
+// and nothing of ours is left waiting once every call has settled.
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemoryRateLimitStore } from "../../src/client/memory-store.js";
@@ -41,6 +42,8 @@ const callPlan = fc.record({
  * on the clock (as a store across a network does), or with a failure.
  */
 const storeAnswer = fc.constantFrom("sync", "async", "late", "late", "fails");
+/** How the store's `limited` (recording a 429's pause) answers each time, in order (then at once). */
+const pauseAnswer = fc.constantFrom("sync", "async", "late");
 /** What the server answers each request, in order (then 200). */
 const serverAnswer = fc.constantFrom(200, 200, 200, 429);
 
@@ -49,6 +52,7 @@ const realTick = () => new Promise<void>((resolve) => setImmediate(resolve));
 interface Scenario {
   calls: { signal: boolean; abortAtMs: number | null; hookMs: number }[];
   store: ("sync" | "async" | "late" | "fails")[];
+  pauses: ("sync" | "async" | "late")[];
   server: number[];
 }
 
@@ -58,6 +62,7 @@ const properties = [
   "settles every call",
   "sends a credential's calls in the order they were made",
   "keeps the server's count in any window within the limit",
+  "takes a retry's turn only once its 429's pause is recorded",
   "leaves no timer once every call settled",
   "counts only the sends made: a cancelled call's turn goes back",
 ] as const;
@@ -68,7 +73,7 @@ interface Broken {
 }
 
 /** Runs a scenario under the scheduler, and returns what broke the properties, if anything. */
-async function run(s: fc.Scheduler, { calls, store: storeAnswers, server }: Scenario): Promise<Broken[]> {
+async function run(s: fc.Scheduler, { calls, store: storeAnswers, pauses, server }: Scenario): Promise<Broken[]> {
   const broken: Broken[] = [];
   // What an earlier run left set is that run's failure, not this one's.
   vi.clearAllTimers();
@@ -85,6 +90,12 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, server }: Scen
   // The store the client is given: the memory store's answers, delivered as the plan says.
   let credential = "";
   let answered429 = false;
+  // Which call each send's ticket belongs to: the scheduler runs one server answer at a time, and the client tells
+  // the store of that send (answered) before anything else is scheduled.
+  let answering = -1;
+  const callOfTicket = new Map<string, number>();
+  // The calls whose 429's pause the store is still recording (its limited() has not answered yet).
+  const pauseUnrecorded = new Set<number>();
   const store: RateLimitStore = {
     take(key, takenLimit) {
       credential = key;
@@ -98,8 +109,22 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, server }: Scen
       const answered = how === "late" ? new Promise<void>((resolve) => testTimer(resolve, 100)) : Promise.resolve();
       return answered.then(() => s.schedule(Promise.resolve(turn), `store answers ${JSON.stringify(turn)}`));
     },
-    limited: (...args) => memory.limited(...args),
-    answered: (...args) => memory.answered(...args),
+    limited(key, limitedLimit, waitMs, ticket) {
+      const call = callOfTicket.get(ticket) ?? -1;
+      const how = pauses.shift() ?? "sync";
+      if (how === "sync") return memory.limited(key, limitedLimit, waitMs, ticket);
+      pauseUnrecorded.add(call);
+      const recorded = () => {
+        memory.limited(key, limitedLimit, waitMs, ticket);
+        pauseUnrecorded.delete(call);
+      };
+      if (how === "late") return new Promise<void>((resolve) => testTimer(resolve, 100)).then(recorded);
+      return s.schedule(Promise.resolve(), `store records call ${call}'s pause`).then(recorded);
+    },
+    answered(key, answeredLimit, ticket) {
+      if (answering >= 0) callOfTicket.set(ticket, answering);
+      return memory.answered(key, answeredLimit, ticket);
+    },
     release: (...args) => memory.release(...args),
   };
   const controllers = calls.map(() => new AbortController());
@@ -120,6 +145,8 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, server }: Scen
     onRequest: async (request, { attempt }) => {
       const call = callOf(request.url);
       if (attempt === 1) turnOrder.push(call);
+      else if (pauseUnrecorded.has(call))
+        broken.push({ property: "takes a retry's turn only once its 429's pause is recorded", what: `call ${call}'s attempt ${attempt} had its turn first` });
       const { hookMs } = calls[call] as Scenario["calls"][number];
       if (hookMs > 0) await new Promise<void>((resolve) => testTimer(resolve, hookMs));
     },
@@ -135,9 +162,10 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, server }: Scen
         signal.addEventListener("abort", () => reject(signal.reason), { once: true });
         const body = status === 200 ? JSON.stringify(alertEnvelope) : JSON.stringify({ error: "slow down" });
         const headers = status === 200 ? {} : { "retry-after": "1" };
-        s.schedule(Promise.resolve(), `server answers call ${call} ${status}`).then(() =>
-          resolve(new Response(body, { status, headers: { "content-type": "application/json", ...headers } })),
-        );
+        s.schedule(Promise.resolve(), `server answers call ${call} ${status}`).then(() => {
+          answering = call;
+          resolve(new Response(body, { status, headers: { "content-type": "application/json", ...headers } }));
+        });
       });
     },
   });
@@ -219,6 +247,7 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, server }: Scen
 const scenario = fc.record({
   calls: fc.array(callPlan, { minLength: 1, maxLength: 5 }),
   store: fc.array(storeAnswer, { maxLength: 10 }),
+  pauses: fc.array(pauseAnswer, { maxLength: 3 }),
   server: fc.array(serverAnswer, { maxLength: 6 }),
 });
 
