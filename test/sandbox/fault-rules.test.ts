@@ -77,6 +77,12 @@ describe("a fault rule, checked when it is added", () => {
     expect(refusal({ operation: "getPipe", status: 429, retryAfterSeconds })).toBe("retryAfterSeconds must be an integer from 0 to 3600");
   });
 
+  it("names both problems of retryAfterSeconds with a status some targets do not declare", () => {
+    const words = refusal({ operation: "*", status: 424, retryAfterSeconds: 1 });
+    expect(words).toContain("status 424 is not one getAlert declares");
+    expect(words).toContain("retryAfterSeconds goes with status 429, the answer that says how long to wait");
+  });
+
   it.each([503, "reset"])("refuses retryAfterSeconds with status %s: it goes with a 429", (status) => {
     expect(refusal({ operation: "getPipe", status, retryAfterSeconds: 1 })).toBe(
       "retryAfterSeconds goes with status 429, the answer that says how long to wait",

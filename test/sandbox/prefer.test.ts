@@ -92,6 +92,13 @@ describe("Prefer on a 429, and the request id of every answer", () => {
     expect(refusal(header)).toBe("Prefer: retry-after=1 goes with code=429, the answer of getPipe that says how long to wait");
   });
 
+  it("changes only what it names: no wait header an interface does not declare, no challenge but on a 401, no request id on alerting", () => {
+    expect(preferredAnswer(getAlert, "code=429, retry-after=1")?.headers).not.toHaveProperty("x-ratelimit-reset");
+    expect(preferredAnswer(getPipe, "code=404")?.headers).not.toHaveProperty("www-authenticate");
+    expect(preferredAnswer(getPipe, "code=401")?.headers).toHaveProperty("www-authenticate");
+    expect(preferredAnswer(getAlert, "code=404")?.body).toEqual(operation("getAlert").responseExamples("404").NotFound);
+  });
+
   it("gives every management answer a request id of its own, never the example's", () => {
     const ids = [preferredAnswer(getPipe, "code=429"), preferredAnswer(getPipe, "code=429"), preferredAnswer(getPipe, "example=NotFound")].map(
       (answer) => (answer?.body as { requestId: string } | undefined)?.requestId,
