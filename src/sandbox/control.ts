@@ -67,10 +67,25 @@ export interface ControlRequest {
   host: string | undefined;
 }
 
-/** The curl command that sends `method` to `path` as the own routes take it, on the host the request named. */
+/**
+ * The curl command that sends `method` to one of the own routes as they take it, on the host the request named: its
+ * name and port as a URL parses them, never the header's raw text, and a route of its own, never the request's
+ * path (either could carry a quote into a command a reader pastes).
+ */
 function asJson(method: string, path: string, host: string | undefined): string {
-  const body = path === `${controlPrefix}reset` ? " -d '{}'" : method === "POST" ? " -d '<the rule, as JSON>'" : "";
-  return `curl -X ${method} -H 'content-type: application/json'${body} ${host ? `http://${host}` : ""}${path}`;
+  const route = path === `${controlPrefix}reset` ? "reset" : "faults";
+  const body = route === "reset" ? " -d '{}'" : method === "POST" ? " -d '<the rule, as JSON>'" : "";
+  return `curl -X ${method} -H 'content-type: application/json'${body} ${originOf(host)}${controlPrefix}${route}`;
+}
+
+/** `http://<name>[:<port>]` of a Host header, or nothing when it does not parse as one. */
+function originOf(host: string | undefined): string {
+  try {
+    const { hostname, port } = new URL(`http://${host}`);
+    return host && /^[\w.:[\]-]+$/.test(hostname) ? `http://${hostname}${port ? `:${port}` : ""}` : "";
+  } catch {
+    return "";
+  }
 }
 
 /**

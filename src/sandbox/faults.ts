@@ -32,7 +32,7 @@ export interface FaultRuleFor<Target extends OperationId | "*"> {
    * the declared `Retry-After` example's (10 s on management, 30 s on alerting).
    */
   retryAfterSeconds?: number;
-  /** Headers added to its answer, over the declared ones. */
+  /** Headers added to its answer, over the declared ones (and over the wait of `retryAfterSeconds`). */
   headers?: Record<string, string>;
 }
 

@@ -70,7 +70,8 @@ export function createSandbox(options: InProcessSandboxOptions = {}): InProcessS
     if (closed) throw new TypeError("fetch failed", { cause: new Error("the in-process sandbox is closed") });
     const request = new Request(input, init);
     const url = new URL(request.url);
-    const headers = Object.fromEntries(request.headers);
+    // What a server reads from the connection: the host the call named (a refusal's command shows it).
+    const headers = { host: url.host, ...Object.fromEntries(request.headers) };
     const received = engine.receive({ method: request.method, target: url.pathname + url.search, headers });
     const answer = typeof received === "function" ? received(await request.text()) : received;
     await delay(answer.delayMs, request.signal);

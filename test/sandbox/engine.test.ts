@@ -217,4 +217,28 @@ describe("its own routes (/_sandbox/)", () => {
     const request = { method: "POST", target: "/_sandbox/faults", headers: { "content-type": "application/json" } };
     expect(answerOf(engineWith(), request, "{")).toMatchObject({ status: 400, body: { error: "the body is not valid JSON" } });
   });
+
+  it.each([
+    ["POST", "/_sandbox/reset", "127.0.0.1:4012", "curl -X POST -H 'content-type: application/json' -d '{}' http://127.0.0.1:4012/_sandbox/reset"],
+    [
+      "POST",
+      "/_sandbox/faults",
+      "localhost:8080",
+      "curl -X POST -H 'content-type: application/json' -d '<the rule, as JSON>' http://localhost:8080/_sandbox/faults",
+    ],
+    ["DELETE", "/_sandbox/faults", undefined, "curl -X DELETE -H 'content-type: application/json' /_sandbox/faults"],
+    // Neither the Host header's raw text nor the request's path reaches the command a reader pastes.
+    [
+      "POST",
+      "/_sandbox/reset'$(id)'",
+      "localhost:8080/x'$(id)'",
+      "curl -X POST -H 'content-type: application/json' -d '<the rule, as JSON>' http://localhost:8080/_sandbox/faults",
+    ],
+  ])("refuse a %s to %s that is not JSON with 415 and the command that works", (method, target, host, command) => {
+    const answer = answerOf(engineWith(), { method, target, headers: { host } });
+    expect(answer.status).toBe(415);
+    expect((answer.body as { error: string }).error).toBe(
+      `the sandbox's own routes take POST and DELETE as application/json only (which a web page cannot send unasked): ${command}`,
+    );
+  });
 });
