@@ -4,9 +4,9 @@ import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionError, RateLimitError, RedirectError, ResponseTooLargeError, ResponseValidationError } from "../../src/client/errors.js";
 import { ownHeaders } from "../../src/client/headers.js";
-import { processRateLimitStore } from "../../src/client/memory-store.js";
+import { createMemoryRateLimitStore, processRateLimitStore } from "../../src/client/memory-store.js";
 import { bodyOf, createPolicyFetch, type OutgoingCall, type PolicyFetchConfig, pathOf, requestIdOf, whyNotRetried } from "../../src/client/policy-fetch.js";
-import { CredentialQueue } from "../../src/client/rate-limit.js";
+import { CredentialQueue, type RateLimitStore } from "../../src/client/rate-limit.js";
 
 type Answer = Response | ((init: RequestInit) => Response | Promise<Response>);
 
@@ -266,6 +266,46 @@ describe("log lines", () => {
     const waited = lines.find((line) => line.includes("waited"));
     expect(waited).toMatch(/^info getPipe #1 of 1: waited \d+ ms for its turn in the rate-limit queue$/);
     expect(Number(/waited (\d+) ms/.exec(waited ?? "")?.[1])).toBeLessThan(1_000);
+  });
+});
+
+describe("an abort as a 429's pause is written", () => {
+  it("rejects at once with the abort's reason when the caller aborts as the 429's body is read, and the pause is still recorded", async () => {
+    const memory = createMemoryRateLimitStore();
+    // A store whose pause write takes 200 ms, as one across a network may.
+    let written = false;
+    const store: RateLimitStore = {
+      take: (...args) => memory.take(...args),
+      answered: (...args) => memory.answered(...args),
+      release: (...args) => memory.release(...args),
+      limited: (...args) =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            memory.limited(...args);
+            written = true;
+            resolve();
+          }, 200),
+        ),
+    };
+    const queue = new CredentialQueue(store, "policy-fetch abort-at-pause");
+    const caller = new AbortController();
+    const reason = new Error("the caller gave up");
+    // A body whose last read aborts the call: the signal is already aborted when the pause's write begins.
+    const body = new ReadableStream<Uint8Array>({
+      pull(stream) {
+        stream.enqueue(new TextEncoder().encode('{"error":"slow down"}'));
+        stream.close();
+        caller.abort(reason);
+      },
+    });
+    const limited = new Response(body, { status: 429, headers: { "content-type": "application/json", "retry-after": "3" } });
+    const { policyFetch } = scripted([limited], { queue });
+    await expect(policyFetch(getPipe({ signal: caller.signal }, 1))).rejects.toBe(reason);
+    // At once: before the write has answered; and the write goes on, for the credential's other calls.
+    expect(written).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(written).toBe(true);
+    expect(memory.take("policy-fetch abort-at-pause", undefined)).toMatchObject({ paused: true });
   });
 });
 
