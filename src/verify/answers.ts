@@ -9,41 +9,59 @@ import type { Exchange } from "./sender.js";
 export interface AnswerProblem {
   /** `401`, `200 application/json`: what the problem is about. */
   about: string;
+  /** The problem in words, where included: `/result/state must be string`, `header retry-after is required`. */
   text: string;
+  /** The part of the answer at fault, as `check-traffic` names it. */
+  part: "response status" | "response media type" | "response headers" | "response body";
+  /** Where in that part: a JSON pointer into the body, a header's lower-case name, or "". */
+  where: string;
+  /** The rule broken there, in words: `must be string`. */
+  rule: string;
 }
+
+/** What an answer's problems are judged from. */
+export type Answer = Pick<Exchange, "status" | "headers" | "text" | "json" | "isJson">;
 
 /** The media type of an answer, without its parameters (`application/json; charset=utf-8` is `application/json`). */
 const mediaTypeOf = (headers: Headers) => headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() || undefined;
 
+/** A problem; its text names `shownAs`, where it is, before the rule. */
+const problem = (about: string, part: AnswerProblem["part"], where: string, rule: string, shownAs = ""): AnswerProblem => ({
+  about,
+  text: shownAs ? `${shownAs} ${rule}` : rule,
+  part,
+  where,
+  rule,
+});
+
 /** The problems of an answer to `operation`: none when it is one the contract declares. */
-export function answerProblems(operation: Operation, exchange: Exchange): AnswerProblem[] {
+export function answerProblems(operation: Operation, exchange: Answer): AnswerProblem[] {
   const { status, headers, text, json, isJson } = exchange;
   const found = operation.answer(status);
-  if (!found) return [{ about: String(status), text: `${status} is not an answer ${operation.operationId} declares` }];
+  if (!found) return [problem(String(status), "response status", "", `${status} is not an answer ${operation.operationId} declares`)];
   const { declaredAs, declared } = found;
   const problems: AnswerProblem[] = [];
   const declaredMedia = Object.keys(declared.content ?? {});
   const media = mediaTypeOf(headers);
   if (declaredMedia.length === 0) {
-    if (text !== "") problems.push({ about: String(status), text: `has a body, where ${operation.operationId} declares none for ${declaredAs}` });
+    if (text !== "") problems.push(problem(String(status), "response body", "", `has a body, where ${operation.operationId} declares none for ${declaredAs}`));
   } else if (media === undefined || !declaredMedia.includes(media)) {
     const seen = media === undefined ? (text === "" ? "no body" : "a body without Content-Type") : media;
-    problems.push({ about: String(status), text: `${seen}, where ${declaredAs} declares ${declaredMedia.join(" or ")}` });
+    problems.push(problem(String(status), "response media type", "", `${seen}, where ${declaredAs} declares ${declaredMedia.join(" or ")}`));
   } else if (media === "application/json") {
     const validate = operation.bodyValidator(declaredAs);
-    if (!isJson) problems.push({ about: `${status} ${media}`, text: `the body is not JSON: ${JSON.stringify(text.slice(0, 60))}` });
+    const about = `${status} ${media}`;
+    if (!isJson) problems.push(problem(about, "response body", "", `the body is not JSON: ${JSON.stringify(text.slice(0, 60))}`));
     else if (validate)
-      for (const issue of issuesOf(validate, json)) problems.push({ about: `${status} ${media}`, text: `${issue.path || "(body)"} ${issue.message}` });
+      for (const issue of issuesOf(validate, json)) problems.push(problem(about, "response body", issue.path, issue.message, issue.path || "(body)"));
   }
   const validateHeaders = operation.headersValidator(declaredAs);
   if (validateHeaders) {
     const seen = Object.fromEntries(headers);
     for (const issue of issuesOf(validateHeaders, seen)) {
       const name = issue.path.slice(1);
-      problems.push({
-        about: String(status),
-        text: `header ${name} ${issue.message}${name && headers.has(name) ? ` (sent ${JSON.stringify(headers.get(name))})` : ""}`,
-      });
+      const sent = name && headers.has(name) ? ` (sent ${JSON.stringify(headers.get(name))})` : "";
+      problems.push(problem(String(status), "response headers", name, `${issue.message}${sent}`, `header ${name}`));
     }
   }
   return problems;

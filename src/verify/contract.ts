@@ -5,9 +5,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import alertsBundle from "../../generated/openapi/alerts.json" with { type: "json" };
 import managementBundle from "../../generated/openapi/management.json" with { type: "json" };
+import { validators as alertsRequests } from "../../generated/validators/alerts.js";
 import { headerValidators as alertsHeaders } from "../../generated/validators/alerts-headers.js";
 import { responseValidators as alertsResponses } from "../../generated/validators/alerts-responses.js";
-import type { Validator } from "../../generated/validators/management.js";
+import { validators as managementRequests, type OperationValidators, type Validator } from "../../generated/validators/management.js";
 import { headerValidators as managementHeaders } from "../../generated/validators/management-headers.js";
 import { responseValidators as managementResponses } from "../../generated/validators/management-responses.js";
 import { alerts, type InterfaceDescriptor, management } from "../contract/interfaces.js";
@@ -47,11 +48,16 @@ export interface Operation {
   key: string;
   method: string;
   template: string;
-  parameters: { name: string; in: string; required?: boolean }[];
+  /** Each parameter; `list` when its schema is an array (a query parameter given once or more). */
+  parameters: { name: string; in: string; required?: boolean; list: boolean }[];
   /** A request made of the operation's first examples. */
   example: { path: Record<string, string>; query: Record<string, unknown>; body: unknown; url: string };
   /** Every named example of the request body, by name. */
   requestExamples: Record<string, unknown>;
+  /** The generated validators of its parameters (as one object) and of its JSON request body. */
+  request: OperationValidators | undefined;
+  /** The media types its request body may have; none when it takes no body. */
+  requestMediaTypes: string[];
   /** Whether it changes anything: a POST or a PUT. */
   writes: boolean;
   /** The declared answer of a status (exactly, by its range `4XX`, or `default`), with the key it is declared under. */
@@ -66,9 +72,10 @@ const bundles = new Map<Api, unknown>([
   [management, managementBundle],
   [alerts, alertsBundle],
 ]);
-const validators = new Map<Api, [Record<string, Record<string, Validator>>, Record<string, Record<string, Validator>>]>([
-  [management, [managementResponses, managementHeaders]],
-  [alerts, [alertsResponses, alertsHeaders]],
+type ByStatus = Record<string, Record<string, Validator>>;
+const validators = new Map<Api, [ByStatus, ByStatus, Record<string, OperationValidators>]>([
+  [management, [managementResponses, managementHeaders, managementRequests]],
+  [alerts, [alertsResponses, alertsHeaders, alertsRequests]],
 ]);
 
 interface WalkedOperation {
@@ -76,24 +83,32 @@ interface WalkedOperation {
   path: string;
   method: string;
   operationId: string;
-  parameters: Operation["parameters"];
+  parameters: { name: string; in: string; required?: boolean; schema?: unknown }[];
   operation: { responses: Record<string, unknown>; requestBody?: unknown };
 }
 
 /** Every operation of an interface, in the bundle's order. */
 export function operationsOfApi(api: Api): Operation[] {
   const bundle = bundles.get(api);
-  const [bodies, headers] = validators.get(api) ?? [{}, {}];
+  const [bodies, headers, requests]: [ByStatus, ByStatus, Record<string, OperationValidators>] = validators.get(api) ?? [{}, {}, {}];
   return operationsOf(bundle).map((entry: WalkedOperation) => {
     const { key, path, method, operationId, parameters, operation } = entry;
-    const media = resolveRef(bundle, operation.requestBody)?.content?.["application/json"];
+    const requestContent = resolveRef(bundle, operation.requestBody)?.content ?? {};
+    const media = requestContent["application/json"];
     return {
       api,
       operationId,
       key,
       method: method.toUpperCase(),
       template: path,
-      parameters,
+      parameters: parameters.map(({ name, in: location, required, schema }) => ({
+        name,
+        in: location,
+        required: required === true,
+        list: (resolveRef(bundle, schema) as { type?: unknown } | undefined)?.type === "array",
+      })),
+      request: requests[key],
+      requestMediaTypes: Object.keys(requestContent),
       example: exampleRequest(bundle, entry),
       requestExamples: Object.fromEntries(
         Object.entries<unknown>(media?.examples ?? {}).map(([name, example]) => [name, (resolveRef(bundle, example) as { value: unknown }).value]),

@@ -103,7 +103,7 @@ export function json(report: Report, version: string): string {
 
 /** XML 1.0 refuses control characters other than tab and line breaks: they are left out. */
 const allowedInXml = (c: string) => (c.codePointAt(0) ?? 0) >= 0x20 || c === "\t" || c === "\n" || c === "\r";
-const xml = (text: string) =>
+export const xml = (text: string) =>
   [...text]
     .filter(allowedInXml)
     .join("")
