@@ -36,6 +36,7 @@ export const unitTests = [
   "test/sdk/sha256.test.ts",
   "test/sdk/transport.test.ts",
   "test/sdk/validation-wording.test.ts",
+  "test/traffic/check-exchange.test.ts",
   "test/types/completions.test.ts",
   "test/types/fault-rules.test.ts",
 ];

@@ -8,7 +8,7 @@
 //   dist/validators/<api>[-responses].js  the generated validators, each an ES module of its own that a
 //                                   client imports when it is made (and the responses' only with validateResponses):
 //                                   the package's import parses none of them
-//   dist/cli.js                     the `ingestion-api` command (sandbox, verify), a Node program bundled on its own
+//   dist/cli.js                     the `ingestion-api` command (sandbox, verify, check-traffic, docs), a Node program bundled on its own
 //   dist/<path>.d.ts, .d.cts        tsc's declarations for src/ and generated/, tree kept as in the repo;
 //                                   each .d.ts has a .d.cts twin whose relative imports end in .cjs, so
 //                                   `require` consumers get CommonJS-typed declarations (what attw checks)

@@ -14,8 +14,13 @@ type Options = NonNullable<ParseArgsConfig["options"]>;
  * UsageError naming the options the command takes.
  */
 export function commandArguments<const O extends Options>(command: string, argv: string[], options: O) {
+  return commandLine(command, argv, options, false).values;
+}
+
+/** As `commandArguments`, for a command that also takes operands (a file): the options and the operands. */
+export function commandLine<const O extends Options>(command: string, argv: string[], options: O, allowPositionals = true) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
   } catch (error) {
     const { code, message } = error as { code?: string; message: string };
     const takes = `ingestion-api ${command} takes ${Object.keys(options)

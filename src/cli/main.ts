@@ -3,6 +3,7 @@
 // takes; a check that fails exits 1; success exits 0.
 import { packageVersion } from "../../generated/package.js";
 import { UsageError } from "./arguments.js";
+import { checkTrafficCommand } from "./check-traffic-command.js";
 import { docsCommand } from "./docs-command.js";
 import { sandboxCommand } from "./sandbox-command.js";
 import { verifyCommand } from "./verify-command.js";
@@ -11,6 +12,7 @@ import { verifyCommand } from "./verify-command.js";
 const commands: Record<string, { summary: string; run(argv: string[]): Promise<void> }> = {
   sandbox: { summary: "run a stateful server of both interfaces, for integration tests in any language", run: sandboxCommand },
   verify: { summary: "check a running server of either interface against the contract", run: verifyCommand },
+  "check-traffic": { summary: "check recorded traffic (a HAR file, or JSON Lines) against the contract, offline", run: checkTrafficCommand },
   docs: { summary: "serve the rendered API references of this version on loopback (--sandbox: and the sandbox)", run: docsCommand },
 };
 
@@ -18,7 +20,7 @@ const usage = `usage: ingestion-api <command> [options]
 
 Commands:
 ${Object.entries(commands)
-  .map(([name, { summary }]) => `  ${name.padEnd(9)} ${summary}`)
+  .map(([name, { summary }]) => `  ${name.padEnd(13)} ${summary}`)
   .join("\n")}
 
 ingestion-api <command> --help shows a command's options; ingestion-api --version prints ${packageVersion}.`;

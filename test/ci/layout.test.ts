@@ -36,10 +36,11 @@ const mayImport: Record<string, readonly string[]> = {
   "local-servers": [],
   sandbox: ["client", "contract", "local-servers", "generated"],
   verify: ["client", "contract", "generated"],
+  traffic: ["client", "contract", "verify", "generated"],
   docs: ["contract", "local-servers"],
   samples: ["contract", "sandbox"],
   playground: ["client", "contract", "sandbox", "samples", "generated"],
-  cli: ["client", "contract", "sandbox", "verify", "docs", "generated"],
+  cli: ["client", "contract", "sandbox", "verify", "traffic", "docs", "generated"],
 };
 
 it("finds the sources it checks, each in a place the table knows", () => {
