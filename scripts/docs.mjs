@@ -1,12 +1,14 @@
 // npm run docs: writes build/docs/: one self-contained Redoc page per API (with TypeScript, curl, Python and Go code
 // samples and the servers explained), the playground (every operation sent by the SDK to a sandbox in the page), the
-// bundles for other teams, and a landing page.
+// bundles for other teams, the downloads (the release archive and the Python wheel, for teams without Node), and a
+// landing page.
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { redocLanguages, withCodeSamples } from "./lib/code-samples.mjs";
 import { landingPage } from "./lib/docs-landing.mjs";
+import { writeDownloads } from "./lib/downloads.mjs";
 import { writePlayground } from "./lib/playground-page.mjs";
 import { withStaticReference } from "./lib/static-reference.mjs";
 import { apis, root, runTool } from "./lib/toolchain.mjs";
@@ -77,9 +79,10 @@ try {
 }
 const playground = await writePlayground(outDir, { version });
 writeFileSync(join(outDir, "index.html"), landingPage({ version, bundles, quickstart: readFileSync(join(root, "examples", "management.ts"), "utf8") }));
+const downloads = writeDownloads(outDir, { version });
 rmSync(docsDir, { recursive: true, force: true });
 renameSync(outDir, docsDir);
 const kB = (bytes) => `${Math.round(bytes / 1024)} kB`;
 console.log(
-  `docs: wrote build/docs/{index,playground,${apis.join(",")}}.html, the playground's script (${kB(playground["playground.js"])}) and styles, and build/docs/openapi/ (ingestion-api ${version})`,
+  `docs: wrote build/docs/{index,playground,${apis.join(",")}}.html, the playground's script (${kB(playground["playground.js"])}) and styles, build/docs/openapi/, and build/docs/downloads/ (${downloads.map(({ name, size }) => `${name} ${kB(size)}`).join(", ")}) (ingestion-api ${version})`,
 );

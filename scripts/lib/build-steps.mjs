@@ -51,6 +51,18 @@ export const buildSteps = [
       "src/client",
       "src/sandbox",
       "generated/validators",
+      // What the downloads hold beside the pages: the release archive's files and the wheel's.
+      "scripts/lib/downloads.mjs",
+      "scripts/lib/contract-archive.mjs",
+      "scripts/lib/tar.mjs",
+      "scripts/lib/wheel.mjs",
+      "scripts/lib/zip.mjs",
+      "contract/schemas",
+      "contract/vectors",
+      "contract/check_vectors.py",
+      "contract/python",
+      "CONTRACT.md",
+      "openapi/DECISIONS.md",
     ],
     outputs: [
       "build/docs/index.html",
@@ -59,6 +71,7 @@ export const buildSteps = [
       "build/docs/playground.html",
       "build/docs/playground.js",
       "build/docs/openapi",
+      "build/docs/downloads",
     ],
   },
 ];

@@ -20,6 +20,9 @@ function apiCard(api, bundle) {
 </section>`;
 }
 
+/** A download's link, and its checksum's: the line `sha256sum -c` reads. */
+const download = (name) => `<a href="downloads/${escapeHtml(name)}">${escapeHtml(name)}</a> (<a href="downloads/${escapeHtml(name)}.sha256">SHA-256</a>)`;
+
 /** What build/docs and the package hold, one line each: its link, or the path or command that gets it. */
 function contents(apis, version, sandboxUrl) {
   const links = (name) => apis.map((api) => `<a href="${name(api)}">${name(api)}</a>`).join(", ");
@@ -31,7 +34,9 @@ function contents(apis, version, sandboxUrl) {
   <li>OpenAPI 3.1 bundles: ${links((api) => `openapi/${api}.json`)}, ${links((api) => `openapi/${api}.yaml`)}.</li>
   <li>OpenAPI 3.0.3 twins, for tools that read only 3.0: not in this folder; in the npm package as ${packagePaths(".openapi-3.0")} (and <code>.yaml</code>).</li>
   <li>Dereferenced copies, no <code>$ref</code> at all: not in this folder; in the npm package as ${packagePaths(".dereferenced")} (and <code>.yaml</code>).</li>
-  <li>Release archive for teams without Node, <code>ingestion-api-contract-${escapeHtml(version)}.tar.gz</code> (bundles in all three forms, JSON Schemas, test vectors, these pages): not in this folder; <code>npm run release:contract</code> in a checkout writes it.</li>
+  <li>Release archive for teams without Node, ${download(`ingestion-api-contract-${version}.tar.gz`)}: the bundles in all three forms, JSON Schemas, test vectors, these pages, and a README that says how to check and use them.</li>
+  <li>Python package <code>ingestion-api-contract</code>, ${download(`ingestion_api_contract-${version}-py3-none-any.whl`)} (Python 3.9+ with <code>jsonschema</code> 4.10+): the same files, validation by operation id, and <code>python3 -m ingestion_api_contract check-traffic recorded.har</code>.</li>
+  <li><code>npx ingestion-api check-traffic recorded.har</code>: checks recorded traffic (a HAR file, or JSON Lines) against the contract, offline.</li>
   <li><code>npx ingestion-api verify --management-url URL --alerts-url URL</code>: checks your server of either interface against the contract.</li>
   <li><code>npx ingestion-api sandbox</code>: a stateful server of both interfaces on <code>${escapeHtml(sandboxUrl)}</code>, for integration tests in any language; it prints its credentials and the ids to try.</li>
 </ul>`;

@@ -16,6 +16,10 @@ const contentTypes = {
   ".svg": "image/svg+xml",
   ".css": "text/css; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
+  // The downloads: the release archive, the wheel (a zip) and the checksum line beside each.
+  ".gz": "application/gzip",
+  ".whl": "application/zip",
+  ".sha256": "text/plain; charset=utf-8",
 };
 
 // The pages are self-contained: a browser must not guess other types for the files, nor load anything from

@@ -50,7 +50,7 @@ it("gives the same bytes when built twice", () => {
   expect(sha256(second)).toBe(sha256(first));
 });
 
-it("lists, in path order, the bundles, schemas, vectors, check_vectors.py, CONTRACT.md, DECISIONS.md, the docs and SHA256SUMS", () => {
+it("lists, in path order, the bundles, schemas, vectors, check_vectors.py, CONTRACT.md, DECISIONS.md, the docs, a README and SHA256SUMS", () => {
   const jsonFilesIn = (folder: string) =>
     readdirSync(join(root, folder))
       .filter((name) => name.endsWith(".json"))
@@ -65,6 +65,7 @@ it("lists, in path order, the bundles, schemas, vectors, check_vectors.py, CONTR
     "openapi/DECISIONS.md",
     ...["index", ...apis].map((page) => `docs/${page}.html`),
     ...apis.flatMap((api) => [`docs/openapi/${api}.json`, `docs/openapi/${api}.yaml`]),
+    "README.md",
     "SHA256SUMS",
   ].map((path) => `${top}/${path}`);
   expect([...listed].sort()).toEqual(expected.sort());
@@ -84,6 +85,20 @@ it("has a SHA256SUMS that `sha256sum -c` accepts, covering every other file", ()
   const run = spawnSync("sha256sum", ["--check", "--strict", "SHA256SUMS"], { cwd: join(unpacked, top), encoding: "utf8" });
   expect(run.status, run.stdout + run.stderr).toBe(0);
   expect(run.stdout.trim().split("\n").length).toBe(listed.length - 1);
+});
+
+it("has a README that says how to check the archive against its .sha256 and what each folder holds", () => {
+  const readme = readFileSync(join(unpacked, top, "README.md"), "utf8");
+  expect(readme).toContain(`sha256sum -c ingestion-api-contract-${version}.tar.gz.sha256`);
+  for (const folder of ["generated/openapi/", "contract/schemas/", "contract/vectors/", "contract/check_vectors.py", "docs/"])
+    expect(readme).toContain(`\`${folder}`);
+  expect(readme).toContain("python3 -m ingestion_api_contract check-traffic");
+});
+
+it("is the archive the docs publish in downloads/, beside its checksum", () => {
+  const published = join(root, "build", "docs", "downloads", `${top}.tar.gz`);
+  expect(sha256(readFileSync(published))).toBe(sha256(first));
+  expect(readFileSync(`${published}.sha256`, "utf8")).toBe(`${sha256(first)}  ${top}.tar.gz\n`);
 });
 
 it.skipIf(skipPython)("runs check_vectors.py unpacked, away from the checkout: every vector gets its verdict", () => {

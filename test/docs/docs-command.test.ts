@@ -129,6 +129,17 @@ describe("npx ingestion-api docs, from the installed package", () => {
         expect(await response.text()).toContain(title);
       }
       expect((await fetch(`${running.docs}openapi/management.json`)).status).toBe(200);
+      // The downloads ship with the pages, so a team without Node gets the contract wherever the docs are hosted.
+      for (const [file, type] of [
+        [`ingestion-api-contract-${version}.tar.gz`, "application/gzip"],
+        [`ingestion_api_contract-${version}-py3-none-any.whl`, "application/zip"],
+      ] as const) {
+        const download = await fetch(`${running.docs}downloads/${file}`);
+        expect(download.headers.get("content-type"), file).toBe(type);
+        const bytes = Buffer.from(await download.arrayBuffer());
+        const sum = await (await fetch(`${running.docs}downloads/${file}.sha256`)).text();
+        expect(sum).toBe(`${createHash("sha256").update(bytes).digest("hex")}  ${file}\n`);
+      }
       // The playground's script ships beside it, and the page runs under its own policy (test/docs/playground.test.ts).
       expect((await fetch(`${running.docs}playground.js`)).headers.get("content-type")).toBe("text/javascript; charset=utf-8");
       expect((await fetch(`${running.docs}playground.html`)).headers.get("content-security-policy")).toContain("connect-src 'none'");

@@ -27,7 +27,16 @@ it("has a line for each thing there is, with its link, package path or command",
   // Not in build/docs (scripts/docs.mjs copies only the 3.1 bundles): each says where it is instead.
   expect(line(/3\.0\.3 twins/)[0]).toMatch(/not in this folder.*ingestion-api\/openapi\/management\.openapi-3\.0\.json/);
   expect(line(/Dereferenced/)[0]).toMatch(/not in this folder.*ingestion-api\/openapi\/alerts\.dereferenced\.json/);
-  expect(line(/Release archive/)[0]).toMatch(new RegExp(`ingestion-api-contract-${version}\\.tar\\.gz.*npm run release:contract`));
+  // In the folder (scripts/lib/downloads.mjs writes them), each beside its checksum.
+  const archive = `ingestion-api-contract-${version}.tar.gz`;
+  const wheel = `ingestion_api_contract-${version}-py3-none-any.whl`;
+  for (const [pattern, name] of [
+    [/Release archive/, archive],
+    [/Python package/, wheel],
+  ] as const) {
+    expect(line(pattern)[0]).toContain(`<a href="downloads/${name}">${name}</a> (<a href="downloads/${name}.sha256">SHA-256</a>)`);
+  }
+  expect(line(/npx ingestion-api check-traffic/)).toHaveLength(1);
   expect(line(/npx ingestion-api verify/)).toHaveLength(1);
   expect(line(/npx ingestion-api sandbox<\/code>: a stateful server/)[0]).toContain("http://127.0.0.1:4012");
 });
