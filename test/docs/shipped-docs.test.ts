@@ -16,8 +16,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
+import { startDocsServer } from "../../src/docs/server.js";
 import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 import { type FencedBlock, fencedBlocks, isWhole, promisedOutput, typeScriptModules } from "../support/fenced-blocks.js";
+import { harRecorder } from "../support/har-recorder.js";
 import { spawnAndCollect } from "../support/processes.js";
 import { python3, pythonMissing, skipPython } from "../support/python.js";
 import { sandboxBanner } from "../support/sandbox.js";
@@ -31,7 +33,7 @@ const ofLanguage = (language: string) => blocks.filter((block) => block.language
 const marks: Record<string, string> = {
   "needs-redis": "connects to a Redis server at its default address",
   "ci-workflow": "steps of a CI service's workflow (parsed as YAML, not run)",
-  output: "what a command prints (test/verify/verify.test.ts compares it with a run)",
+  output: "what a command prints (test/verify/verify.test.ts and test/traffic/check-traffic.test.ts compare it with a run)",
 };
 const unmarked = (block: FencedBlock) => block.marks.length === 0;
 
@@ -42,7 +44,7 @@ const { version, devDependencies } = JSON.parse(readFileSync(join(root, "package
 
 // The sandbox's defaults, as it prints them and the docs use them.
 const sandboxAddress = "http://127.0.0.1:4012";
-const readerEnv = {
+const readerEnv: NodeJS.ProcessEnv = {
   ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("INGESTION_"))),
   KEY_ID: "sandbox-key-id",
   KEY_SECRET: "sandbox-key-secret",
@@ -108,6 +110,9 @@ describe("run as a reader runs them", () => {
   let sandbox: ChildProcess;
   let sandboxUrl: string;
   let work: string;
+  let docs: { url: string; close(): Promise<void> } | undefined;
+  /** A Python environment with the docs' wheel installed, as the Python section makes one; its bin/ leads PATH. */
+  let wheelEnv: string | undefined;
 
   beforeAll(async () => {
     project = createConsumerProject();
@@ -138,13 +143,34 @@ describe("run as a reader runs them", () => {
     const { printed, url } = await sandboxBanner(sandbox);
     sandboxUrl = url ?? "";
     expect(sandboxUrl, printed).not.toBe("");
-  }, 60_000);
+    // The docs as a team serves them, for the blocks that download from them ($DOCS).
+    docs = await startDocsServer({ dir: join(root, "build", "docs"), port: 0 });
+    readerEnv.DOCS = docs.url.replace(/\/$/, "");
+    // What the blocks about recorded traffic read: a HAR recorded from this sandbox.
+    const recorder = harRecorder();
+    const settings =
+      "/v1/organizations/7b1e3f0a-5c2d-4e8f-9a6b-1c3d5e7f9a0b/services/3f6c2a1e-8b4d-4c7e-9f1a-2b3c4d5e6f70/pipes/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a/settings";
+    await recorder.fetch(`${sandboxUrl}${settings}`, { headers: { authorization: `Basic ${btoa("sandbox-key-id:sandbox-key-secret")}` } });
+    await recorder.fetch(`${sandboxUrl}/api/v2/alerts/65f1c2d3e4b5a69788796a5b`, { headers: { authorization: "Bearer sandbox-token" } });
+    writeFileSync(join(project.dir, "recorded.har"), JSON.stringify(recorder.har()));
+    if (python3 !== undefined) {
+      wheelEnv = join(work, "wheel-env");
+      const wheel = join(root, "build", "docs", "downloads", `ingestion_api_contract-${version}-py3-none-any.whl`);
+      const created = await spawnAndCollect(python3, ["-m", "venv", "--system-site-packages", wheelEnv], { timeout: 60_000 });
+      expect(created.status, created.stderr).toBe(0);
+      const installed = await spawnAndCollect(join(wheelEnv, "bin", "pip"), ["install", "--no-index", "--no-deps", "--no-cache-dir", wheel], {
+        timeout: 60_000,
+      });
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0);
+    }
+  }, 90_000);
   afterAll(async () => {
     if (sandbox && sandbox.exitCode === null) {
       const exited = once(sandbox, "exit");
       sandbox.kill("SIGTERM");
       await exited;
     }
+    await docs?.close();
     project?.remove();
     if (work) rmSync(work, { recursive: true, force: true });
   });
@@ -243,7 +269,10 @@ describe("run as a reader runs them", () => {
         while (alerts === management) alerts = await freePort();
         const run = await spawnAndCollect("bash", ["-eo", "pipefail", "-c", script(block.code, { 4010: management, 4011: alerts })], {
           cwd: project.dir,
-          env: { ...readerEnv, PATH: `${join(project.dir, "node_modules", ".bin")}:${process.env.PATH}` },
+          env: {
+            ...readerEnv,
+            PATH: [wheelEnv && join(wheelEnv, "bin"), join(project.dir, "node_modules", ".bin"), process.env.PATH].filter(Boolean).join(":"),
+          },
           timeout: 90_000,
         });
         expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(0);
@@ -261,10 +290,11 @@ describe("run as a reader runs them", () => {
 
   describe("Python", () => {
     it.skipIf(skipPython).each(ofLanguage("python").map((block) => [block.name, block] as const))(
-      "runs %s in the package's folder, the release archive's layout",
+      "runs %s with the docs' wheel installed, in the package's folder (the release archive's layout)",
       async (_, block) => {
         expect(python3, pythonMissing).toBeDefined();
-        const run = await spawnAndCollect(python3 as string, ["-c", block.code], { cwd: project.installed, env: readerEnv, timeout: 30_000 });
+        const python = join(wheelEnv as string, "bin", "python");
+        const run = await spawnAndCollect(python, ["-c", block.code], { cwd: project.installed, env: readerEnv, timeout: 30_000 });
         expect(run.status, run.stderr).toBe(0);
         expect(promisedOutput(block).length).toBeGreaterThan(0);
         expectPromised(block, run.stdout);
@@ -292,7 +322,8 @@ describe("run as a reader runs them", () => {
     );
   });
 
-  it.each(ofLanguage("json").map((block) => [block.name, block] as const))("%s is a vector the package ships, as it is", (_, block) => {
+  const vectorBlocks = ofLanguage("json").filter((block) => "operation" in (JSON.parse(block.code) as object));
+  it.each(vectorBlocks.map((block) => [block.name, block] as const))("%s is a vector the package ships, as it is", (_, block) => {
     const shown = JSON.parse(block.code) as { operation: string; name: string; http: Record<string, unknown> };
     const shipped = ["management", "alerts"].flatMap((api) => {
       try {
@@ -306,6 +337,23 @@ describe("run as a reader runs them", () => {
     // The path is shortened for the page; the rest is the vector's.
     const { http, ...rest } = shown;
     expect(vector).toMatchObject({ ...rest, http: { ...http, path: expect.any(String) } });
+  });
+
+  // The other JSON blocks are recorded exchanges, a line of the JSON Lines check-traffic reads: each keeps the contract.
+  it.each(
+    ofLanguage("json")
+      .filter((block) => !vectorBlocks.includes(block))
+      .map((block) => [block.name, block] as const),
+  )("%s is an exchange both check-traffics pass, as one line of JSON Lines", async (_, block) => {
+    const file = join(work, `exchange-${block.line}.jsonl`);
+    writeFileSync(file, `${JSON.stringify(JSON.parse(block.code))}\n`);
+    const commands: [string, string[]][] = [[process.execPath, [join(project.installed, "dist", "cli.js"), "check-traffic", file]]];
+    if (wheelEnv) commands.push([join(wheelEnv, "bin", "python"), ["-m", "ingestion_api_contract", "check-traffic", file]]);
+    for (const [command, args] of commands) {
+      const run = await spawnAndCollect(command, args, { timeout: 30_000 });
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain("PASSED: 1 exchange");
+    }
   });
 
   it.each(ofLanguage("yaml").map((block) => [block.name, block] as const))("%s parses as YAML", (_, block) => {
