@@ -55,41 +55,24 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data["www-authenticate"] !== void 0) {
       let data0 = data["www-authenticate"];
-      if (typeof data0 !== "string") {
-        let dataType0 = typeof data0;
-        let coerced0 = void 0;
-        if (!(coerced0 !== void 0)) {
-          if (dataType0 == "number" || dataType0 == "boolean") {
-            coerced0 = "" + data0;
-          } else if (data0 === null) {
-            coerced0 = "";
-          } else {
-            const err0 = { instancePath: instancePath + "/www-authenticate", keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-        if (coerced0 !== void 0) {
-          data0 = coerced0;
-          if (data !== void 0) {
-            data["www-authenticate"] = coerced0;
-          }
-        }
-      }
       if (typeof data0 === "string") {
         if (!pattern3.test(data0)) {
-          const err1 = { instancePath: instancePath + "/www-authenticate", keyword: "pattern", params: { pattern: "(^|[,] *)[Bb][Ee][Aa][Rr][Ee][Rr]( |[,]|$)" } };
+          const err0 = { instancePath: instancePath + "/www-authenticate", keyword: "pattern", params: { pattern: "(^|[,] *)[Bb][Ee][Aa][Rr][Ee][Rr]( |[,]|$)" } };
           if (vErrors === null) {
-            vErrors = [err1];
+            vErrors = [err0];
           } else {
-            vErrors.push(err1);
+            vErrors.push(err0);
           }
           errors++;
         }
+      } else {
+        const err1 = { instancePath: instancePath + "/www-authenticate", keyword: "type", params: { type: "string" } };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
     }
   } else {
@@ -130,27 +113,13 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data["retry-after"] !== void 0) {
       let data0 = data["retry-after"];
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        let dataType0 = typeof data0;
-        let coerced0 = void 0;
-        if (!(coerced0 !== void 0)) {
-          if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
-            coerced0 = +data0;
-          } else {
-            const err1 = { instancePath: instancePath + "/retry-after", keyword: "type", params: { type: "integer" } };
-            if (vErrors === null) {
-              vErrors = [err1];
-            } else {
-              vErrors.push(err1);
-            }
-            errors++;
-          }
+        const err1 = { instancePath: instancePath + "/retry-after", keyword: "type", params: { type: "integer" } };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
         }
-        if (coerced0 !== void 0) {
-          data0 = coerced0;
-          if (data !== void 0) {
-            data["retry-after"] = coerced0;
-          }
-        }
+        errors++;
       }
       if (typeof data0 == "number" && isFinite(data0)) {
         if (data0 > 2147483647 || isNaN(data0)) {

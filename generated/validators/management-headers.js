@@ -55,41 +55,24 @@ function validate53(data, { instancePath = "", parentData, parentDataProperty, r
   if (data && typeof data == "object" && !Array.isArray(data)) {
     if (data["www-authenticate"] !== void 0) {
       let data0 = data["www-authenticate"];
-      if (typeof data0 !== "string") {
-        let dataType0 = typeof data0;
-        let coerced0 = void 0;
-        if (!(coerced0 !== void 0)) {
-          if (dataType0 == "number" || dataType0 == "boolean") {
-            coerced0 = "" + data0;
-          } else if (data0 === null) {
-            coerced0 = "";
-          } else {
-            const err0 = { instancePath: instancePath + "/www-authenticate", keyword: "type", params: { type: "string" } };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
-        }
-        if (coerced0 !== void 0) {
-          data0 = coerced0;
-          if (data !== void 0) {
-            data["www-authenticate"] = coerced0;
-          }
-        }
-      }
       if (typeof data0 === "string") {
         if (!pattern3.test(data0)) {
-          const err1 = { instancePath: instancePath + "/www-authenticate", keyword: "pattern", params: { pattern: "(^|[,] *)[Bb][Aa][Ss][Ii][Cc]( |[,]|$)" } };
+          const err0 = { instancePath: instancePath + "/www-authenticate", keyword: "pattern", params: { pattern: "(^|[,] *)[Bb][Aa][Ss][Ii][Cc]( |[,]|$)" } };
           if (vErrors === null) {
-            vErrors = [err1];
+            vErrors = [err0];
           } else {
-            vErrors.push(err1);
+            vErrors.push(err0);
           }
           errors++;
         }
+      } else {
+        const err1 = { instancePath: instancePath + "/www-authenticate", keyword: "type", params: { type: "string" } };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
       }
     }
   } else {
@@ -121,27 +104,13 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     if (data["retry-after"] !== void 0) {
       let data0 = data["retry-after"];
       if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)) && isFinite(data0))) {
-        let dataType0 = typeof data0;
-        let coerced0 = void 0;
-        if (!(coerced0 !== void 0)) {
-          if (dataType0 === "boolean" || data0 === null || dataType0 === "string" && data0 && data0 == +data0 && !(data0 % 1)) {
-            coerced0 = +data0;
-          } else {
-            const err0 = { instancePath: instancePath + "/retry-after", keyword: "type", params: { type: "integer" } };
-            if (vErrors === null) {
-              vErrors = [err0];
-            } else {
-              vErrors.push(err0);
-            }
-            errors++;
-          }
+        const err0 = { instancePath: instancePath + "/retry-after", keyword: "type", params: { type: "integer" } };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
         }
-        if (coerced0 !== void 0) {
-          data0 = coerced0;
-          if (data !== void 0) {
-            data["retry-after"] = coerced0;
-          }
-        }
+        errors++;
       }
       if (typeof data0 == "number" && isFinite(data0)) {
         if (data0 > 2147483647 || isNaN(data0)) {
@@ -175,39 +144,24 @@ function validate54(data, { instancePath = "", parentData, parentDataProperty, r
     }
     if (data["x-ratelimit-reset"] !== void 0) {
       let data1 = data["x-ratelimit-reset"];
-      if (!(typeof data1 == "number" && isFinite(data1))) {
-        let dataType1 = typeof data1;
-        let coerced1 = void 0;
-        if (!(coerced1 !== void 0)) {
-          if (dataType1 == "boolean" || data1 === null || dataType1 == "string" && data1 && data1 == +data1) {
-            coerced1 = +data1;
-          } else {
-            const err4 = { instancePath: instancePath + "/x-ratelimit-reset", keyword: "type", params: { type: "number" } };
-            if (vErrors === null) {
-              vErrors = [err4];
-            } else {
-              vErrors.push(err4);
-            }
-            errors++;
-          }
-        }
-        if (coerced1 !== void 0) {
-          data1 = coerced1;
-          if (data !== void 0) {
-            data["x-ratelimit-reset"] = coerced1;
-          }
-        }
-      }
       if (typeof data1 == "number" && isFinite(data1)) {
         if (data1 < 0 || isNaN(data1)) {
-          const err5 = { instancePath: instancePath + "/x-ratelimit-reset", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
+          const err4 = { instancePath: instancePath + "/x-ratelimit-reset", keyword: "minimum", params: { comparison: ">=", limit: 0 } };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err4];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err4);
           }
           errors++;
         }
+      } else {
+        const err5 = { instancePath: instancePath + "/x-ratelimit-reset", keyword: "type", params: { type: "number" } };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
       }
     }
   } else {

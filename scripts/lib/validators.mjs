@@ -238,8 +238,10 @@ export async function generateValidators(bundle, outBase) {
   writeFileSync(`${outBase}-responses.js`, await bundleModule(api, `export const responseValidators = {\n${responses}\n};`, standaloneOf(responseNames)));
   writeFileSync(`${outBase}-responses.d.ts`, responseTypes.replace("API", api));
 
-  // Header values are text: this Ajv reads each as its schema's type (coerceTypes), so "10" is the integer 10.
-  const headerAjv = new Ajv2020({ ...ajv.opts, code: ajv.opts.code, coerceTypes: true, discriminator: false });
+  // Header values are text: the caller reads each as its schema's type first (src/verify/answers.ts), by the rule
+  // both check-traffics share: a number only from a JSON number's text. Ajv's coerceTypes would also take "0x10",
+  // " 10" or "Infinity" for numbers, none of which is a header's number.
+  const headerAjv = new Ajv2020({ ...ajv.opts, code: ajv.opts.code, discriminator: false });
   // Every operation's 401 declares the same headers: one function for each distinct set, shared.
   const headerParts = {}; // export name -> schema
   const namesBySchema = new Map(); // schema text -> export name

@@ -6,7 +6,7 @@ import { issuesOf } from "../client/validation.js";
 import { alerts, management } from "../contract/interfaces.js";
 import { answerProblems } from "../verify/answers.js";
 import { type Operation, operationsOfApi } from "../verify/contract.js";
-import type { RecordedExchange } from "./recording.js";
+import { pathAndQuery, type RecordedExchange } from "./recording.js";
 
 /** The parts of an exchange a finding can be about, in the order they are checked. */
 export const parts = [
@@ -167,12 +167,12 @@ function responseFindings(operation: Operation, response: NonNullable<RecordedEx
 
 /** Checks one exchange against the contract. */
 export function checkExchange(exchange: RecordedExchange): CheckedExchange {
-  const url = new URL(exchange.url, "http://recorded.invalid");
-  const found = operationOf(exchange.method, url.pathname);
+  const { path, query } = pathAndQuery(exchange.url);
+  const found = operationOf(exchange.method, path);
   if (!("operation" in found)) return { exchange, operation: undefined, findings: [found] };
   const { operation, pathParams } = found;
   const findings = [
-    ...parameterFindings(operation, parametersOf(operation, pathParams, url.searchParams)),
+    ...parameterFindings(operation, parametersOf(operation, pathParams, new URLSearchParams(query))),
     ...requestHeaderFindings(operation, exchange),
     ...requestBodyFindings(operation, exchange),
     ...(exchange.response ? responseFindings(operation, exchange.response) : []),

@@ -26,6 +26,24 @@ export interface RecordedMessage {
   parsed?: { value: unknown };
 }
 
+/**
+ * The path and the query of a recorded URL (absolute, or a path), as recorded, the way Python's `urlsplit` reads
+ * them: not through `new URL`, which would turn a `\\` into `/` and resolve `..`, as no server is bound to. Tabs and
+ * line breaks are dropped and leading control characters and spaces trimmed, as both readers do.
+ */
+export function pathAndQuery(url: string): { path: string; query: string } {
+  let start = 0;
+  while (start < url.length && url.charCodeAt(start) <= 0x20) start++;
+  let rest = url
+    .slice(start)
+    .replace(/[\t\r\n]/g, "")
+    .replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, "");
+  if (rest.startsWith("//")) rest = rest.slice(2).replace(/^[^/?#]*/, "");
+  const [beforeFragment = ""] = rest.split("#");
+  const at = beforeFragment.indexOf("?");
+  return at < 0 ? { path: beforeFragment, query: "" } : { path: beforeFragment.slice(0, at), query: beforeFragment.slice(at + 1) };
+}
+
 /** A recording that cannot be read: the command exits 2 with this message. */
 export class UnreadableRecording extends Error {
   override name = "UnreadableRecording";
@@ -44,7 +62,8 @@ function headersOf(given: unknown, where: string): Map<string, string> {
   const headers = new Map<string, string>();
   const add = (name: unknown, value: unknown) => {
     if (typeof name !== "string" || typeof value !== "string") throw new UnreadableRecording(`${where}: a header's name and value must be strings`);
-    if (!headers.has(name.toLowerCase())) headers.set(name.toLowerCase(), value);
+    // A field's value has no leading or trailing whitespace (RFC 9110, 5.5): a recording may keep some.
+    if (!headers.has(name.toLowerCase())) headers.set(name.toLowerCase(), value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, ""));
   };
   if (Array.isArray(given)) for (const header of given) add(isObject(header) ? header.name : undefined, isObject(header) ? header.value : undefined);
   else if (isObject(given)) for (const [name, value] of Object.entries(given)) add(name, value);

@@ -3,7 +3,7 @@
 // wheel's command prints the same shapes.
 import { xml } from "../verify/report.js";
 import type { CheckedExchange } from "./check.js";
-import type { Recording } from "./recording.js";
+import { pathAndQuery, type Recording } from "./recording.js";
 
 export interface TrafficReport {
   file: string;
@@ -16,8 +16,8 @@ export const passed = (report: TrafficReport) => report.checked.every(({ finding
 
 /** The request as a line shows it: the method and the path with its query (the host is the same for all). */
 function requested({ exchange }: CheckedExchange): string {
-  const url = new URL(exchange.url, "http://recorded.invalid");
-  return `${exchange.method.toUpperCase()} ${url.pathname}${url.search}`;
+  const { path, query } = pathAndQuery(exchange.url);
+  return `${exchange.method.toUpperCase()} ${path}${query ? `?${query}` : ""}`;
 }
 
 const heading = (checked: CheckedExchange) =>

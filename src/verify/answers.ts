@@ -25,6 +25,19 @@ export type Answer = Pick<Exchange, "status" | "headers" | "text" | "json" | "is
 /** The media type of an answer, without its parameters (`application/json; charset=utf-8` is `application/json`). */
 const mediaTypeOf = (headers: Headers) => headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() || undefined;
 
+// The text of a JSON number: what a header declared as a number must hold (Retry-After: 10, X-RateLimit-Reset: 7.5).
+const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A header's text read as its schema's type: a number from a JSON number's text of finite value, a boolean from
+ * `true` or `false`; any other text stays text, and fails a number's or a boolean's type. The wheel reads them alike.
+ */
+function headerValue(text: string, types: string[]): unknown {
+  if ((types.includes("integer") || types.includes("number")) && jsonNumber.test(text) && Number.isFinite(Number(text))) return Number(text);
+  if (types.includes("boolean") && (text === "true" || text === "false")) return text === "true";
+  return text;
+}
+
 /** A problem; its text names `shownAs`, where it is, before the rule. */
 const problem = (about: string, part: AnswerProblem["part"], where: string, rule: string, shownAs = ""): AnswerProblem => ({
   about,
@@ -57,7 +70,8 @@ export function answerProblems(operation: Operation, exchange: Answer): AnswerPr
   }
   const validateHeaders = operation.headersValidator(declaredAs);
   if (validateHeaders) {
-    const seen = Object.fromEntries(headers);
+    const types = operation.headerTypes(declaredAs);
+    const seen = Object.fromEntries([...headers].map(([name, text]) => [name, headerValue(text, types.get(name) ?? [])]));
     for (const issue of issuesOf(validateHeaders, seen)) {
       const name = issue.path.slice(1);
       const sent = name && headers.has(name) ? ` (sent ${JSON.stringify(headers.get(name))})` : "";

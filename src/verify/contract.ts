@@ -64,8 +64,10 @@ export interface Operation {
   answer(status: number): { declaredAs: string; declared: DeclaredAnswer } | undefined;
   /** The generated validator of the JSON body of an answer declared under `declaredAs`. */
   bodyValidator(declaredAs: string): Validator | undefined;
-  /** The generated validator of the headers of an answer declared under `declaredAs`. */
+  /** The generated validator of the headers of an answer declared under `declaredAs`, each read as its type first. */
   headersValidator(declaredAs: string): Validator | undefined;
+  /** The JSON Schema types of each header an answer declared under `declaredAs` declares, by lower-case name. */
+  headerTypes(declaredAs: string): Map<string, string[]>;
 }
 
 const bundles = new Map<Api, unknown>([
@@ -120,6 +122,15 @@ export function operationsOfApi(api: Api): Operation[] {
       },
       bodyValidator: (name) => bodies[key]?.[name],
       headersValidator: (name) => headers[key]?.[name],
+      headerTypes(name) {
+        const declared = resolveRef(bundle, operation.responses[name]) as DeclaredAnswer | undefined;
+        return new Map(
+          Object.entries(declared?.headers ?? {}).map(([header, declaration]) => {
+            const schema = resolveRef(bundle, (resolveRef(bundle, declaration) as { schema?: unknown }).schema) as { type?: string | string[] } | undefined;
+            return [header.toLowerCase(), [schema?.type ?? []].flat()];
+          }),
+        );
+      },
     };
   });
 }

@@ -85,6 +85,13 @@ describe("judging one exchange", () => {
     );
   });
 
+  it("reads the path as recorded: a backslash or a dot segment is no separator a server must resolve", () => {
+    const get = (path: string) => checkExchange(one({ request: { method: "GET", url: `http://127.0.0.1:4012${path}`, headers: { authorization: basic } } }));
+    expect(get(`/v1/organizations/${org}\\x/services`).findings.map(({ part }) => part)).toEqual(["path"]);
+    expect(get(`/v1/organizations/${org}/x/../services`).operation).toBeUndefined();
+    expect(get(`/v1/organizations/${org}/services#fragment`).operation?.operationId).toBe("listServices");
+  });
+
   it("reads a list parameter given once as a list, checks each value, and lets undeclared query parameters be", () => {
     const list = (query: string) =>
       partsOf({ request: { method: "GET", url: `/v1/organizations/${org}/services?${query}`, headers: { authorization: basic } } });
@@ -120,5 +127,11 @@ describe("judging one exchange", () => {
     const limited = { status: 429, requestId: "1c9a2f5e-8b3d-4c1a-9e2f-6a7b8c9d0e1f", error: "slow down" };
     expect(answer({ status: 429, headers: { ...json, "retry-after": "10", "x-ratelimit-reset": "7.5" }, body: limited })).toEqual([]);
     expect(answer({ status: 429, headers: { ...json, "retry-after": "soon" }, body: limited })).toEqual(["response headers retry-after"]);
+    // A number only from a JSON number's text: what JavaScript's Number() or Ajv's coercion would also take is text.
+    for (const wait of ["0x10", "Infinity", "1e400", "+10", ".5"]) {
+      expect(answer({ status: 429, headers: { ...json, "x-ratelimit-reset": wait }, body: limited }), wait).toEqual(["response headers x-ratelimit-reset"]);
+    }
+    // Whitespace around a field's value is not part of it (RFC 9110, 5.5).
+    expect(answer({ status: 429, headers: { ...json, "retry-after": " 10\t" }, body: limited })).toEqual([]);
   });
 });

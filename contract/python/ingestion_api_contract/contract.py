@@ -6,6 +6,7 @@ in any jsonschema version, without a resolver or a registry (as contract/check_v
 made on first use, once per operation and part.
 """
 import json
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -287,10 +288,14 @@ def header_problems(operation_id: str, key: str, headers: Mapping[str, Any]) -> 
 
 
 def read_header(text: Any, kinds: List[str]) -> Any:
-    """A header's text read as its schema's type: a number when the whole text is a JSON number, a boolean from
-    "true" or "false"; else the text, which then fails its type. A value that is no text is taken as read."""
+    """A header's text read as its schema's type: a number when the whole text is a JSON number of finite value, a
+    boolean from "true" or "false"; else the text, which then fails its type. A value that is no text is taken as
+    read."""
     if isinstance(text, str) and ("integer" in kinds or "number" in kinds) and JSON_NUMBER.fullmatch(text):
-        return json.loads(text)
+        number = json.loads(text)
+        # 1e400 reads as infinity in Python and in JavaScript: no header's number, as JSON has none.
+        if math.isfinite(number):
+            return number
     if isinstance(text, str) and "boolean" in kinds and text in ("true", "false"):
         return text == "true"
     return text

@@ -120,7 +120,8 @@ def headers_of(given: Any, where: str) -> Dict[str, str]:
     for name, value in pairs:
         if not isinstance(name, str) or not isinstance(value, str):
             raise UnreadableTraffic(f"{where}: a header's name and value must be strings")
-        headers.setdefault(name.lower(), value)
+        # A field's value has no leading or trailing whitespace (RFC 9110, 5.5): a recording may keep some.
+        headers.setdefault(name.lower(), value.strip("\t\n\r "))
     return headers
 
 
