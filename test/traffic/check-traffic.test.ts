@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageVersion } from "../../generated/package.js";
 import { apis, root } from "../../scripts/lib/toolchain.mjs";
@@ -14,6 +15,7 @@ import { contractWheel } from "../../scripts/lib/wheel.mjs";
 import { alerts, management } from "../../src/contract/interfaces.js";
 import { exampleSeed } from "../../src/sandbox/seed.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.js";
+import { parts } from "../../src/traffic/check.js";
 import { operationsOfApi, type Vector } from "../../src/verify/contract.js";
 import { type Har, harRecorder } from "../support/har-recorder.js";
 import { spawnAndCollect } from "../support/processes.js";
@@ -144,6 +146,29 @@ describe.skipIf(skipPython)("both implementations", () => {
     expect(node.findings.find(({ part }) => part === "request body")).toMatchObject({ operation: "updatePipeSettings", where: "/engine_max_insert_threads" });
     expect(python.findings.find(({ part }) => part === "request body")).toMatchObject({ operation: "updatePipeSettings", where: "/engine_max_insert_threads" });
     for (const report of [node, python]) expect(report.findings.every(({ time }) => typeof time === "string" && time.endsWith("Z"))).toBe(true);
+  }, 60_000);
+
+  it("agree on exchanges changed at random, part by part, from a recording of the sandbox", async () => {
+    const seed = Number(process.env.TRAFFIC_SEED ?? 20261129);
+    const recorded = (await recordFromSandbox(sandbox.url)).log.entries.map(asJsonLines);
+    const exchanges = fc.sample(changedExchange(recorded), { numRuns: 600, seed });
+    const file = join(work, "changed.jsonl");
+    writeFileSync(file, `${exchanges.map((exchange) => JSON.stringify(exchange)).join("\n")}\n`);
+    const [node, python] = await bothReports(file);
+    const disagreements = [...new Set([...partsAtFault(node), ...partsAtFault(python)])].filter(
+      (part) => partsAtFault(node).includes(part) !== partsAtFault(python).includes(part),
+    );
+    const shown = disagreements.slice(0, 5).map((part) => {
+      const index = Number(part.split(" ")[0]?.slice(1));
+      return `${part}: ${JSON.stringify(exchanges[index - 1])}\n  node: ${JSON.stringify(node.findings.filter((f) => f.index === index))}\n  python: ${JSON.stringify(python.findings.filter((f) => f.index === index))}`;
+    });
+    expect(shown, `seed ${seed}`).toEqual([]);
+    // The changes reach every part: a finding of each kind was compared.
+    const found = new Set(node.findings.map(({ part }) => part));
+    expect(
+      parts.filter((part) => !found.has(part)),
+      "parts no changed exchange broke",
+    ).toEqual([]);
   }, 60_000);
 
   it("print what CONTRACT.md shows for a recording with one answer broken, the time aside", async () => {
@@ -292,4 +317,115 @@ function readVectors(api: string): (Vector & { status?: number; mediaType?: stri
     .map((operation) => join(dir, `${operation.operationId}.json`))
     .filter((file) => existsSync(file))
     .flatMap((file) => JSON.parse(readFileSync(file, "utf8")) as Vector[]);
+}
+
+type Line = {
+  time?: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response?: { status: number; headers: Record<string, string>; body: string };
+};
+
+/** A HAR entry as a line of JSON Lines. */
+function asJsonLines(entry: Har["log"]["entries"][number]): Line {
+  const headers = (list: { name: string; value: string }[]) => Object.fromEntries(list.map(({ name, value }) => [name, value]));
+  return {
+    time: entry.startedDateTime,
+    request: {
+      method: entry.request.method,
+      url: entry.request.url,
+      headers: headers(entry.request.headers),
+      ...(entry.request.postData && { body: entry.request.postData.text }),
+    },
+    response: { status: entry.response.status, headers: headers(entry.response.headers), body: entry.response.content.text ?? "" },
+  };
+}
+
+/** The JSON object a body holds, or an empty one (a body another change made text, an array or a number). */
+function objectIn(body: string | undefined): object {
+  try {
+    const value: unknown = JSON.parse(body ?? "");
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+/** A recorded exchange with one to three of its parts changed: what a buggy client or server might have sent. */
+function changedExchange(recorded: Line[]): fc.Arbitrary<Line> {
+  const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("", " 10", "10", "1.5", "-1", "1e3", "0x10", "Infinity", "abc", "10 ", "007"));
+  const json = fc.jsonValue({ maxDepth: 2 });
+  const change: fc.Arbitrary<(line: Line) => void>[] = [
+    fc.constantFrom("GET", "PUT", "POST", "DELETE", "get", "Patch").map((method) => (line) => {
+      line.request.method = method;
+    }),
+    fc
+      .tuple(
+        fc.nat(),
+        fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom("%41", "%zz", "65f1c2d3e4b5a69788796a5B", "7B1E3F0A-5C2D-4E8F-9A6B-1C3D5E7F9A0B", "")),
+      )
+      .map(([at, segment]) => (line) => {
+        const url = new URL(line.request.url);
+        const segments = url.pathname.split("/");
+        segments[1 + (at % (segments.length - 1))] = segment;
+        line.request.url = `${url.origin}${segments.join("/")}${url.search}`;
+      }),
+    fc.constantFrom("filter=tag:env", "filter=env", "filter=tag:a&filter=tag:b=c", "page=2", "filter=", "filter=tag%3Aa").map((query) => (line) => {
+      line.request.url += `${line.request.url.includes("?") ? "&" : "?"}${query}`;
+    }),
+    fc.option(fc.constantFrom("Basic eDp5", "Bearer t", "basic eDp5", "Token x", "", " Basic eDp5", "Basic"), { nil: undefined }).map((value) => (line) => {
+      if (value === undefined) delete line.request.headers.authorization;
+      else line.request.headers.authorization = value;
+    }),
+    fc.constantFrom("application/json; charset=utf-8", "text/plain", "", "APPLICATION/JSON", "application/json ").map((value) => (line) => {
+      line.request.headers["content-type"] = value;
+    }),
+    fc
+      .oneof(
+        json.map((value) => JSON.stringify(value)),
+        text,
+      )
+      .map((body) => (line) => {
+        line.request.body = body;
+      }),
+    fc.tuple(fc.string({ minLength: 1, maxLength: 30 }), json).map(([field, value]) => (line) => {
+      line.request.body = JSON.stringify({ ...objectIn(line.request.body), [field.length % 2 ? "engine_max_threads" : field]: value });
+    }),
+    fc.integer({ min: 100, max: 599 }).map((status) => (line) => {
+      if (line.response) line.response.status = status;
+    }),
+    fc.constantFrom("text/html", "text/plain", "", "application/json; charset=utf-8", "application/problem+json").map((value) => (line) => {
+      if (line.response) line.response.headers["content-type"] = value;
+    }),
+    fc.tuple(fc.constantFrom("retry-after", "x-ratelimit-reset", "www-authenticate"), text).map(([name, value]) => (line) => {
+      if (line.response) line.response.headers[name] = value;
+    }),
+    // A 429 or a 401 whose headers were changed: the answers that declare headers.
+    fc
+      .tuple(fc.constantFrom(429, 401), fc.constantFrom("retry-after", "x-ratelimit-reset", "www-authenticate"), fc.option(text, { nil: undefined }))
+      .map(([status, name, value]) => (line) => {
+        if (!line.response) return;
+        line.response.status = status;
+        if (value === undefined) delete line.response.headers[name];
+        else line.response.headers[name] = value;
+      }),
+    fc
+      .oneof(
+        json.map((value) => JSON.stringify(value)),
+        text,
+      )
+      .map((body) => (line) => {
+        if (line.response) line.response.body = body;
+      }),
+    fc.tuple(fc.constantFrom("status", "requestId", "result", "data", "error", "message"), json).map(([field, value]) => (line) => {
+      if (line.response) line.response.body = JSON.stringify({ ...objectIn(line.response.body), [field]: value });
+    }),
+    fc.constant((line: Line) => {
+      delete line.response;
+    }),
+  ];
+  return fc.tuple(fc.constantFrom(...recorded), fc.array(fc.oneof(...change), { minLength: 1, maxLength: 3 })).map(([line, changes]) => {
+    const changed = structuredClone(line);
+    for (const apply of changes) apply(changed);
+    return changed;
+  });
 }
