@@ -56,7 +56,11 @@ function operationOf(method: string, path: string): { operation: Operation; path
     const operation = operations.find((candidate) => candidate.template === template && candidate.method === method.toUpperCase());
     if (!operation) {
       const declared = operations.filter((candidate) => candidate.template === template).map((candidate) => candidate.method);
-      return { part: "operation", where: "", rule: `${method.toUpperCase()} is not declared for ${template} (${declared.join(", ")} is)` };
+      return {
+        part: "operation",
+        where: "",
+        rule: `${method.toUpperCase()} is not declared for ${template} (${declared.join(", ")} ${declared.length === 1 ? "is" : "are"})`,
+      };
     }
     const pathParams: Record<string, string> = {};
     for (const [at, name] of names.entries()) pathParams[name] = decodeSegment(match[at + 1] as string);

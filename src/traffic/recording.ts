@@ -84,7 +84,8 @@ function harExchange(entry: unknown, index: number): RecordedExchange {
   if (typeof request.method !== "string" || typeof request.url !== "string") throw new UnreadableRecording(`${where}.request has no method and url`);
   const postData = isObject(request.postData) ? request.postData : {};
   const content = isObject(response.content) ? response.content : {};
-  const status = Number(response.status);
+  const status = response.status;
+  if (typeof status !== "number" || !Number.isInteger(status)) throw new UnreadableRecording(`${where}.response.status is not a status code`);
   const text = typeof content.text === "string" ? (content.encoding === "base64" ? Buffer.from(content.text, "base64").toString("utf8") : content.text) : "";
   return {
     index,

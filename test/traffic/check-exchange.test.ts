@@ -69,6 +69,9 @@ describe("reading", () => {
     expect(() => readRecording(`${line(asText)}\n{oops\n`)).toThrow(/line 2 is not JSON/);
     expect(() => readRecording("\n\n")).toThrow(UnreadableRecording);
     expect(() => readRecording('{"log": {"entries": []}}')).toThrow(/no exchanges in it \(HAR 1\.2\)/);
+    const harWithStatus = (status: unknown) => JSON.stringify({ log: { entries: [{ request: { method: "GET", url: "/v1" }, response: { status } }] } });
+    expect(() => readRecording(harWithStatus("200"))).toThrow(/log\.entries\[0\]\.response\.status is not a status code/);
+    expect(() => readRecording(harWithStatus(200.5))).toThrow(UnreadableRecording);
   });
 });
 
@@ -78,7 +81,7 @@ describe("judging one exchange", () => {
     const wrongMethod = checkExchange(one({ request: { method: "DELETE", url: `${pipePath}/settings`, headers: { authorization: basic } } }));
     expect(wrongMethod.operation).toBeUndefined();
     expect(wrongMethod.findings[0]?.rule).toBe(
-      "DELETE is not declared for /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings (GET, PUT is)",
+      "DELETE is not declared for /v1/organizations/{organizationId}/services/{serviceId}/pipes/{pipeId}/settings (GET, PUT are)",
     );
     expect(checkExchange(one({ request: { method: "get", url: `${pipePath}/settings`, headers: { authorization: basic } } })).operation?.operationId).toBe(
       "getPipeSettings",

@@ -281,12 +281,12 @@ def check_exchange(exchange: Exchange) -> Tuple[Optional[str], List[Problem]]:
     url = urlsplit(exchange.url)
     candidates = contract.operations_at(exchange.url)
     if not candidates:
-        return None, [Problem("operation", "", f"{exchange.method} {url.path} is no operation of the contract")]
+        return None, [Problem("operation", "", f"{exchange.method.upper()} {url.path} is no operation of the contract")]
     chosen = next(((operation, params) for operation, params in candidates if operation.method == exchange.method.upper()), None)
     if chosen is None:
         methods = [operation.method for operation, _ in candidates]
         declared = f"{', '.join(methods)} {'is' if len(methods) == 1 else 'are'}"
-        return None, [Problem("operation", "", f"{exchange.method} is not declared for {candidates[0][0].template} ({declared})")]
+        return None, [Problem("operation", "", f"{exchange.method.upper()} is not declared for {candidates[0][0].template} ({declared})")]
     operation, path_params = chosen
     operation_id = operation.operation_id
     found = contract.check_request(operation_id, params={**path_params, **query_values(operation_id, url.query)})
@@ -311,7 +311,7 @@ def check_traffic(path: Union[str, "PathLike[str]"]) -> Report:
     checked, findings = [], []
     for exchange in exchanges:
         operation_id, problems = check_exchange(exchange)
-        head = (exchange.index, exchange.time, exchange.method, exchange.url, operation_id)
+        head = (exchange.index, exchange.time, exchange.method.upper(), exchange.url, operation_id)
         checked.append(Checked(*head, exchange.response is not None))
         findings += [Finding(*head, problem.part, problem.where, problem.rule) for problem in problems]
     return Report(str(path), kind, contract.version(), checked, findings)
