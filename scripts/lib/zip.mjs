@@ -32,6 +32,9 @@ function sharedFields(buffer, at, { name, packed, data, checksum }) {
 
 /** `files`: `[{ path, data: Buffer, mode? }]`; the zip's bytes. */
 export function zip(files) {
+  // What a zip without its 64-bit extension holds (a wheel of the contract is a few hundred kB).
+  const total = files.reduce((sum, { data }) => sum + data.length, 0);
+  if (total > 0xffffffff || files.length > 0xffff) throw new Error("zip: more than a zip without its 64-bit extension holds");
   const local = [];
   const central = [];
   let offset = 0;
@@ -58,6 +61,5 @@ export function zip(files) {
   end.writeUInt16LE(files.length, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
-  if (offset > 0xffffffff || files.length > 0xffff) throw new Error("zip: past what a zip without its 64-bit extension holds");
   return Buffer.concat([...local, directory, end]);
 }

@@ -53,7 +53,13 @@ export async function checkTrafficCommand(argv: string[]): Promise<void> {
   if (file === undefined || more.length > 0) throw new UsageError(`check-traffic takes one file, a HAR or JSON Lines recording\n\n${usage}`);
   const recording = recordingOf(file);
   const report = { file, format: recording.format, checked: recording.exchanges.map(checkExchange) };
-  if (values.junit) writeFileSync(values.junit, junit(report));
+  if (values.junit) {
+    try {
+      writeFileSync(values.junit, junit(report));
+    } catch (error) {
+      throw new UsageError(`cannot write --junit ${values.junit}: ${(error as Error).message}`);
+    }
+  }
   process.stdout.write(values.json ? json(report, packageVersion) : `${summary(report, packageVersion)}\n`);
   process.exitCode = passed(report) ? 0 : 1;
 }

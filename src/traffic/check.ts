@@ -4,7 +4,7 @@
 // (contract/python) makes the same checks in the same order; CONTRACT.md, "Check recorded traffic", states them.
 import { issuesOf } from "../client/validation.js";
 import { alerts, management } from "../contract/interfaces.js";
-import { answerProblems } from "../verify/answers.js";
+import { answerProblems, mediaTypeOf } from "../verify/answers.js";
 import { type Operation, operationsOfApi } from "../verify/contract.js";
 import { pathAndQuery, type RecordedExchange } from "./recording.js";
 
@@ -44,9 +44,6 @@ const templates = [...new Set(operations.map((operation) => operation.template))
   pattern: new RegExp(`^${template.replace(/\{\w+\}/g, "([^/]+)")}$`),
   names: [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string),
 }));
-
-/** The media type of a Content-Type, without its parameters, lower-case. */
-const mediaTypeOf = (contentType: string | undefined) => contentType?.split(";")[0]?.trim().toLowerCase() || undefined;
 
 /** The operation a method and path are, with the path's parameters; or the finding that says why there is none. */
 function operationOf(method: string, path: string): { operation: Operation; pathParams: Record<string, string> } | Finding {
@@ -109,9 +106,12 @@ function requestHeaderFindings(operation: Operation, exchange: RecordedExchange)
   const described = scheme === "Basic" ? "HTTP Basic" : "a Bearer token";
   if (authorization === undefined) findings.push({ part: "request headers", where: "authorization", rule: `Authorization is required (${described})` });
   else {
-    const sent = authorization.trim().split(" ")[0] ?? "";
-    if (sent.toLowerCase() !== scheme.toLowerCase())
-      findings.push({ part: "request headers", where: "authorization", rule: `Authorization uses the ${sent} scheme; this interface takes ${scheme}` });
+    // The scheme is what comes before the first space (the value's own whitespace is trimmed as it is read).
+    const sent = authorization.split(" ")[0] ?? "";
+    if (sent.toLowerCase() !== scheme.toLowerCase()) {
+      const used = sent ? `uses the ${sent} scheme` : "is empty";
+      findings.push({ part: "request headers", where: "authorization", rule: `Authorization ${used}; this interface takes ${scheme}` });
+    }
   }
   const hasBody = exchange.request.text !== undefined && exchange.request.text !== "";
   if (operation.requestMediaTypes.length > 0 && hasBody) {
@@ -146,26 +146,17 @@ function requestBodyFindings(operation: Operation, exchange: RecordedExchange): 
   return validate ? issuesOf(validate, body.value).map((issue) => ({ part: "request body", where: issue.path, rule: issue.message })) : [];
 }
 
-/**
- * The recorded headers as `Headers`, without those it refuses: HTTP/2 recordings list pseudo-headers (`:status`),
- * which are no headers the contract declares.
- */
-function fetchHeaders(recorded: Map<string, string>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of recorded) {
-    try {
-      headers.set(name, value);
-    } catch {
-      // Not a header name or value fetch can carry; no declared header is one.
-    }
-  }
-  return headers;
-}
-
 function responseFindings(operation: Operation, response: NonNullable<RecordedExchange["response"]>): Finding[] {
   const text = response.text ?? "";
   const body = jsonOf({ ...response, text });
-  const answer = { status: response.status, headers: fetchHeaders(response.headers), text, json: body?.value ?? null, isJson: body !== undefined };
+  const answer = {
+    status: response.status,
+    headers: response.headers,
+    text,
+    json: body?.value ?? null,
+    isJson: body !== undefined,
+    bodyNotRecorded: response.bodyNotRecorded === true,
+  };
   return answerProblems(operation, answer).map(({ part, where, rule }) => ({ part, where, rule }));
 }
 

@@ -14,7 +14,7 @@ export interface RecordedExchange {
   url: string;
   request: RecordedMessage;
   /** Undefined when no answer was recorded (HAR status 0, JSON Lines without `response`). */
-  response: (RecordedMessage & { status: number }) | undefined;
+  response: (RecordedMessage & { status: number; bodyNotRecorded?: boolean }) | undefined;
 }
 
 export interface RecordedMessage {
@@ -87,6 +87,8 @@ function harExchange(entry: unknown, index: number): RecordedExchange {
   const status = response.status;
   if (typeof status !== "number" || !Number.isInteger(status)) throw new UnreadableRecording(`${where}.response.status is not a status code`);
   const text = typeof content.text === "string" ? (content.encoding === "base64" ? Buffer.from(content.text, "base64").toString("utf8") : content.text) : "";
+  // A browser leaves out bodies it did not keep (large ones, or all of them), and gives their size.
+  const bodyNotRecorded = typeof content.text !== "string" && typeof content.size === "number" && content.size > 0;
   return {
     index,
     time: typeof entry.startedDateTime === "string" ? entry.startedDateTime : undefined,
@@ -97,7 +99,15 @@ function harExchange(entry: unknown, index: number): RecordedExchange {
       text: typeof postData.text === "string" ? postData.text : undefined,
     },
     // A browser records status 0 for a request that got no answer (blocked, cancelled, offline).
-    response: status === 0 ? undefined : { status, headers: withMediaType(headersOf(response.headers, `${where}.response`), content.mimeType), text },
+    response:
+      status === 0
+        ? undefined
+        : {
+            status,
+            headers: withMediaType(headersOf(response.headers, `${where}.response`), content.mimeType),
+            text,
+            ...(bodyNotRecorded && { bodyNotRecorded }),
+          },
   };
 }
 
@@ -141,7 +151,8 @@ export function readRecording(text: string): Recording {
   } else {
     const exchanges: RecordedExchange[] = [];
     for (const [at, line] of text.split("\n").entries()) {
-      if (line.trim() === "") continue;
+      // Blank: nothing but HTTP's whitespace (JavaScript's trim() and Python's strip() disagree on the rest).
+      if (/^[ \t\r]*$/.test(line)) continue;
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);

@@ -19,11 +19,28 @@ export interface AnswerProblem {
   rule: string;
 }
 
-/** What an answer's problems are judged from. */
-export type Answer = Pick<Exchange, "status" | "headers" | "text" | "json" | "isJson">;
+/** An answer's headers as its judge reads them: fetch's `Headers`, or a recording's by lower-case name. */
+export interface HeaderView extends Iterable<[string, string]> {
+  get(name: string): string | null | undefined;
+  has(name: string): boolean;
+}
 
-/** The media type of an answer, without its parameters (`application/json; charset=utf-8` is `application/json`). */
-const mediaTypeOf = (headers: Headers) => headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() || undefined;
+/** What an answer's problems are judged from. */
+export interface Answer extends Pick<Exchange, "status" | "text" | "json" | "isJson"> {
+  headers: HeaderView;
+  /** A recording that kept no body (a browser's HAR may leave it out): the body is not judged. */
+  bodyNotRecorded?: boolean;
+}
+
+/**
+ * The media type of a Content-Type, without its parameters (`application/json; charset=utf-8` is
+ * `application/json`), lower-case; only HTTP's whitespace (space, tab) is trimmed, as the wheel trims it.
+ */
+export const mediaTypeOf = (contentType: string | null | undefined) =>
+  contentType
+    ?.split(";")[0]
+    ?.replace(/^[ \t]+|[ \t]+$/g, "")
+    .toLowerCase() || undefined;
 
 // The text of a JSON number: what a header declared as a number must hold (Retry-After: 10, X-RateLimit-Reset: 7.5).
 const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -49,14 +66,18 @@ const problem = (about: string, part: AnswerProblem["part"], where: string, rule
 
 /** The problems of an answer to `operation`: none when it is one the contract declares. */
 export function answerProblems(operation: Operation, exchange: Answer): AnswerProblem[] {
-  const { status, headers, text, json, isJson } = exchange;
+  const { status, headers, text, json, isJson, bodyNotRecorded = false } = exchange;
   const found = operation.answer(status);
   if (!found) return [problem(String(status), "response status", "", `${status} is not an answer ${operation.operationId} declares`)];
   const { declaredAs, declared } = found;
   const problems: AnswerProblem[] = [];
   const declaredMedia = Object.keys(declared.content ?? {});
-  const media = mediaTypeOf(headers);
-  if (declaredMedia.length === 0) {
+  const media = mediaTypeOf(headers.get("content-type"));
+  if (bodyNotRecorded) {
+    // Only a media type that is there can be judged: whether a body came is not known.
+    if (media !== undefined && declaredMedia.length > 0 && !declaredMedia.includes(media))
+      problems.push(problem(String(status), "response media type", "", `${media}, where ${declaredAs} declares ${declaredMedia.join(" or ")}`));
+  } else if (declaredMedia.length === 0) {
     if (text !== "") problems.push(problem(String(status), "response body", "", `has a body, where ${operation.operationId} declares none for ${declaredAs}`));
   } else if (media === undefined || !declaredMedia.includes(media)) {
     const seen = media === undefined ? (text === "" ? "no body" : "a body without Content-Type") : media;

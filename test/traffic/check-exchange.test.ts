@@ -56,6 +56,28 @@ describe("reading", () => {
     expect(checkExchange(exchanges[1] as RecordedExchange).findings.map(({ part }) => part)).toEqual(["request headers"]);
   });
 
+  it("judges an answer whose body the browser did not keep by its status, media type and headers only", () => {
+    const entry = (content: object) =>
+      readRecording(
+        JSON.stringify({
+          log: {
+            entries: [
+              {
+                startedDateTime: "2026-11-29T10:00:00.000Z",
+                request: { method: "GET", url: `http://127.0.0.1:4012${pipePath}/settings`, headers: [{ name: "Authorization", value: basic }] },
+                response: { status: 200, headers: [], content },
+              },
+            ],
+          },
+        }),
+      ).exchanges[0] as RecordedExchange;
+    expect(checkExchange(entry({ size: 120, mimeType: "application/json" })).findings).toEqual([]);
+    expect(checkExchange(entry({ size: 120 })).findings).toEqual([]);
+    expect(checkExchange(entry({ size: 120, mimeType: "text/html" })).findings.map(({ part }) => part)).toEqual(["response media type"]);
+    // Size 0, or no size: the body was empty, and a 200 of this operation has one.
+    expect(checkExchange(entry({ size: 0, mimeType: "application/json" })).findings.map(({ part }) => part)).toEqual(["response body"]);
+  });
+
   it("reads JSON Lines with a body as text or as the JSON value itself, and names the line it cannot read", () => {
     const asText = {
       request: { method: "GET", url: `${pipePath}/settings`, headers: { authorization: basic } },
@@ -67,6 +89,9 @@ describe("reading", () => {
     expect(exchanges.map((exchange) => checkExchange(exchange).findings)).toEqual([[], []]);
     expect(() => readRecording(`${line(asText)}\n{"request": {"url": "/v1"}}\n`)).toThrow(/line 2: expected \{"request"/);
     expect(() => readRecording(`${line(asText)}\n{oops\n`)).toThrow(/line 2 is not JSON/);
+    // Only HTTP's whitespace makes a line blank: the two readers' trims differ beyond it.
+    expect(() => readRecording(`${line(asText)}\n\u0085\n`)).toThrow(/line 2 is not JSON/);
+    expect(readRecording(`${line(asText)}\n \t\r\n`).exchanges).toHaveLength(1);
     expect(() => readRecording("\n\n")).toThrow(UnreadableRecording);
     expect(() => readRecording('{"log": {"entries": []}}')).toThrow(/no exchanges in it \(HAR 1\.2\)/);
     const harWithStatus = (status: unknown) => JSON.stringify({ log: { entries: [{ request: { method: "GET", url: "/v1" }, response: { status } }] } });
@@ -112,6 +137,8 @@ describe("judging one exchange", () => {
     const settings = JSON.stringify({ engine_max_threads: 8 });
     expect(put({ authorization: basic, "content-type": "application/json; charset=utf-8" }, settings)).toEqual([]);
     expect(put({ authorization: "Bearer t", "content-type": "application/json" }, settings)).toEqual(["request headers authorization"]);
+    const empty = checkExchange(one({ request: { method: "GET", url: `${pipePath}/settings`, headers: { authorization: " " } } }));
+    expect(empty.findings.map(({ rule }) => rule)).toEqual(["Authorization is empty; this interface takes Basic"]);
     expect(put({ authorization: basic, "content-type": "text/plain" }, settings)).toEqual(["request headers content-type"]);
     expect(put({ authorization: basic })).toEqual(["request body"]);
     expect(put({ authorization: basic, "content-type": "application/json" }, "{oops")).toEqual(["request body"]);
@@ -134,6 +161,8 @@ describe("judging one exchange", () => {
     for (const wait of ["0x10", "Infinity", "1e400", "+10", ".5"]) {
       expect(answer({ status: 429, headers: { ...json, "x-ratelimit-reset": wait }, body: limited }), wait).toEqual(["response headers x-ratelimit-reset"]);
     }
+    // A value fetch's Headers would refuse is judged as recorded, not dropped.
+    expect(answer({ status: 429, headers: { ...json, "retry-after": "１０" }, body: limited })).toEqual(["response headers retry-after"]);
     // Whitespace around a field's value is not part of it (RFC 9110, 5.5).
     expect(answer({ status: 429, headers: { ...json, "retry-after": " 10\t" }, body: limited })).toEqual([]);
   });

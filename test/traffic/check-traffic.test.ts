@@ -117,8 +117,8 @@ describe.skipIf(skipPython)("both implementations", () => {
   }, 120_000);
   afterAll(() => sandbox?.close());
 
-  it("runs the vectors through the wheel's API: every vector gets its verdict", async () => {
-    const run = await spawnAndCollect(venvPython, ["-m", "ingestion_api_contract", "vectors"], { timeout: 60_000 });
+  it("runs the vectors through the wheel's API, from the command pip installed: every vector gets its verdict", async () => {
+    const run = await spawnAndCollect(join(venv, "bin", "ingestion-api-contract"), ["vectors"], { timeout: 60_000 });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/all \d+ vectors got their verdict/);
   });
@@ -211,6 +211,9 @@ describe.skipIf(skipPython)("both implementations", () => {
       const notJson = await check(garbled);
       expect(notJson.status).toBe(2);
       expect(notJson.stderr).toMatch(/line 2 is not JSON/);
+      const unwritable = await check(clean, "--junit", join(work, "no-such-folder", "report.xml"));
+      expect(unwritable.status).toBe(2);
+      expect(unwritable.stderr).toMatch(/no-such-folder/);
     }
   }, 60_000);
 });

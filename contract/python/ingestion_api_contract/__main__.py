@@ -3,7 +3,7 @@ import argparse
 import sys
 from importlib.metadata import version as installed_version
 from pathlib import Path
-from typing import List
+from typing import List, Optional
 
 from . import __version__, report
 from .traffic import UnreadableTraffic, check_traffic
@@ -94,8 +94,10 @@ def run_vectors() -> int:
     return 0
 
 
-def main(argv: List[str]) -> int:
-    options = arguments(argv)
+def main(argv: Optional[List[str]] = None) -> int:
+    # The wheel's console script (ingestion-api-contract = ingestion_api_contract.__main__:main) calls main() with
+    # no argument: the arguments are then the command line's.
+    options = arguments(sys.argv[1:] if argv is None else argv)
     return run_check_traffic(options) if options.command == "check-traffic" else run_vectors()
 
 

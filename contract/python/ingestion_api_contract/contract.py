@@ -6,15 +6,14 @@ in any jsonschema version, without a resolver or a registry (as contract/check_v
 made on first use, once per operation and part.
 """
 import json
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
-from .formats import FORMATS, Validator
+from .formats import FORMATS, Validator, is_finite, javascript_int
 from .wording import pointer, problems_of, types
 
 HERE = Path(__file__).parent
@@ -125,10 +124,32 @@ def lookup(operation_id: str) -> Declared:
     return entry
 
 
+# What path_and_query removes: a scheme ("http:") at the start, then, after "//", the authority up to the path.
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+AUTHORITY = re.compile(r"^[^/?#]*")
+
+
+def path_and_query(url: str) -> Tuple[str, str]:
+    """(path, query) of a recorded URL, absolute or a path, as recorded: not percent-decoded, no ".." resolved.
+    The port of pathAndQuery (src/traffic/recording.ts), so that both commands read every URL alike; not urlsplit,
+    which raises on some URLs ("http://[bad/...": Invalid IPv6 URL) and so stopped the whole check."""
+    start = 0
+    # Leading control characters and spaces go (JavaScript's charCodeAt(start) <= 0x20 is the same test of one
+    # leading character), then every tab and line break, then a scheme.
+    while start < len(url) and ord(url[start]) <= 0x20:
+        start += 1
+    rest = SCHEME.sub("", url[start:].replace("\t", "").replace("\r", "").replace("\n", ""), count=1)
+    if rest.startswith("//"):
+        rest = AUTHORITY.sub("", rest[2:], count=1)
+    before_fragment = rest.split("#", 1)[0]
+    path, _, query = before_fragment.partition("?")
+    return path, query
+
+
 def operations_at(url: str) -> List[Tuple[Operation, Dict[str, str]]]:
     """The operations whose path template the URL's path matches, whatever their method, each with its path
     parameters percent-decoded."""
-    path = urlsplit(url).path
+    path = path_and_query(url)[0]
     matches = []
     for entry in declared().values():
         match = entry.matcher.fullmatch(path)
@@ -166,6 +187,18 @@ def validator(operation_id: str, part: str, answer: str = "", name: str = "") ->
     return Validator({**schema, "components": bundle(api)["components"]}, format_checker=FORMATS)
 
 
+def schema_problems(check: Any, value: Any, unknown: str) -> List[Tuple[Tuple[Any, ...], str]]:
+    """(path, rule) of each problem of a value against a validator, or one problem of the whole value when it is
+    nested too deeply to check. jsonschema recurses through the value and writes it into its messages with repr,
+    which recurses once per level: both stop at Python's recursion limit (about 1000 frames in all), so a value
+    that json.loads just managed to read (a few levels short of it) can still raise RecursionError here, when the
+    schema descends into it. Node's Ajv checks such a value; here it is reported, not a crash."""
+    try:
+        return problems_of(check.iter_errors(value), unknown)
+    except RecursionError:
+        return [((), "is nested too deeply to check")]
+
+
 def check_request(operation_id: str, params: Any = NOT_GIVEN, body: Any = NOT_GIVEN) -> List[Problem]:
     """The problems of a request's parameters (one object of all of them by name, path and query: undeclared ones
     are problems too) and of its JSON body (the parsed value); only the parts given are checked."""
@@ -173,16 +206,15 @@ def check_request(operation_id: str, params: Any = NOT_GIVEN, body: Any = NOT_GI
     found = []
     if params is not NOT_GIVEN:
         path_names = {parameter["name"] for parameter in entry.parameters if parameter["in"] == "path"}
-        errors = validator(operation_id, "params").iter_errors(params)
-        for path, rule in problems_of(errors, "is not a parameter of this operation"):
+        for path, rule in schema_problems(validator(operation_id, "params"), params, "is not a parameter of this operation"):
             # A parameter is named by itself; a problem inside its value (an array's item) says where in it.
             name = str(path[0]) if path else ""
-            found.append(Problem("path" if name in path_names else "query", name, f"{pointer(path[1:])} {rule}".lstrip()))
+            found.append(Problem("path" if name in path_names else "query", name, f"{pointer(path[1:])} {rule}".lstrip(" ")))
     if body is not NOT_GIVEN:
         if "requestBody" not in entry.spec:
             raise ValueError(f"{operation_id} declares no request body")
-        errors = validator(operation_id, "request body").iter_errors(body)
-        found += [Problem("request body", pointer(path), rule) for path, rule in problems_of(errors, "is not a field of this request")]
+        problems = schema_problems(validator(operation_id, "request body"), body, "is not a field of this request")
+        found += [Problem("request body", pointer(path), rule) for path, rule in problems]
     return found
 
 
@@ -233,14 +265,17 @@ def declared_answer(operation_id: str, key: str) -> Dict[str, Any]:
 
 
 def media_type_of(content_type: Optional[str]) -> Optional[str]:
-    """The media type of a Content-Type: before any parameter, trimmed, in lower case; None for none (or an empty one)."""
-    return None if content_type is None else content_type.split(";", 1)[0].strip().lower() or None
+    """The media type of a Content-Type: before any parameter, trimmed of spaces and tabs (HTTP's whitespace; not
+    str.strip(), which also takes characters JavaScript keeps), in lower case; None for none (or an empty one)."""
+    return None if content_type is None else content_type.split(";", 1)[0].strip(" \t").lower() or None
 
 
 def response_problems(operation_id: str, status: int, content_type: Optional[str], empty: bool,
-                      read_json: Callable[[], Any], headers: Optional[Mapping[str, Any]]) -> List[Problem]:
+                      read_json: Callable[[], Any], headers: Optional[Mapping[str, Any]], recorded: bool = True) -> List[Problem]:
     """The checks of a response, shared by check_response and the traffic checker: `empty` tells whether a body
-    came, `read_json` gives the JSON body (ValueError when it is not JSON), called only when it is to be checked."""
+    came, `read_json` gives the JSON body (ValueError when it is not JSON), called only when it is to be checked.
+    `recorded` False: a body came but was not kept (a HAR's content.size without text); the status, media type and
+    headers are checked, the body is not."""
     key = answer_key(operation_id, status)
     if key is None:
         return [Problem("response status", "", f"{status} is not an answer {operation_id} declares")]
@@ -250,18 +285,20 @@ def response_problems(operation_id: str, status: int, content_type: Optional[str
     if declared_types and seen not in declared_types:
         listed = ", ".join(declared_types)
         if seen is None:
-            what = "no body" if empty else "no Content-Type"
+            what = "no body" if empty and recorded else "no Content-Type"
             found.append(Problem("response media type", "", f"{what} where {key} declares {listed}"))
         else:
             found.append(Problem("response media type", "", f"{seen} is not a media type {key} declares ({listed})"))
+    elif not recorded:
+        pass  # A body came but was not kept: nothing of it to check, not even a 204's "declares none".
     elif declared_types and seen == JSON:
         try:
             value = read_json()
         except ValueError:
             found.append(Problem("response body", "", "is not JSON"))
         else:
-            errors = validator(operation_id, "response body", key, JSON).iter_errors(value)
-            found += [Problem("response body", pointer(path), rule) for path, rule in problems_of(errors, "is not a declared field")]
+            problems = schema_problems(validator(operation_id, "response body", key, JSON), value, "is not a declared field")
+            found += [Problem("response body", pointer(path), rule) for path, rule in problems]
     elif not declared_types and not empty:
         found.append(Problem("response body", "", f"has a body where {key} declares none"))
     if headers is not None:
@@ -282,8 +319,8 @@ def header_problems(operation_id: str, key: str, headers: Mapping[str, Any]) -> 
                 found.append(Problem("response headers", where, "is required"))
             continue
         value = read_header(given[where], types_of(follow(api, header["schema"])))
-        errors = validator(operation_id, "response headers", key, name).iter_errors(value)
-        found += [Problem("response headers", where, rule) for _, rule in problems_of(errors, "is not a declared field")]
+        problems = schema_problems(validator(operation_id, "response headers", key, name), value, "is not a declared field")
+        found += [Problem("response headers", where, rule) for _, rule in problems]
     return found
 
 
@@ -292,9 +329,9 @@ def read_header(text: Any, kinds: List[str]) -> Any:
     boolean from "true" or "false"; else the text, which then fails its type. A value that is no text is taken as
     read."""
     if isinstance(text, str) and ("integer" in kinds or "number" in kinds) and JSON_NUMBER.fullmatch(text):
-        number = json.loads(text)
+        number = json.loads(text, parse_int=javascript_int)
         # 1e400 reads as infinity in Python and in JavaScript: no header's number, as JSON has none.
-        if math.isfinite(number):
+        if is_finite(number):
             return number
     if isinstance(text, str) and "boolean" in kinds and text in ("true", "false"):
         return text == "true"

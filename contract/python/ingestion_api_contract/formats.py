@@ -4,6 +4,7 @@ TypeScript package's validators (Ajv compiled with src/contract/formats.js), so 
 jsonschema's own format checkers differ from those (its date-time needs an optional package, and none of its
 versions checks int32 or int64), so a checker of exactly the four formats the contract uses is built here.
 """
+import math
 import re
 from functools import lru_cache
 from typing import Any, Dict, Iterator
@@ -64,6 +65,23 @@ def is_integer(value: Any) -> bool:
     return isinstance(value, int) or value.is_integer()
 
 
+def is_finite(value: Any) -> bool:
+    """Whether a number is one JavaScript holds as finite: JSON.parse reads 1e400 as Infinity, Python's json as inf;
+    an int beyond the largest double (1.8e308) is Infinity there too (math.isfinite raises OverflowError on it)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def javascript_int(digits: str) -> Any:
+    """An integer of JSON text (json.loads' parse_int) as JavaScript reads it, where it gets too long to matter
+    otherwise: int() refuses 4300 digits or more (int_max_str_digits: the whole file or body would be "not JSON"),
+    and beyond 1.8e308 JSON.parse gives Infinity. float() reads such digits as JSON.parse does, correctly rounded.
+    Shorter integers stay exact ints (int64's safe-integer check reads them)."""
+    return int(digits) if len(digits) <= 300 else float(digits)
+
+
 FORMATS = FormatChecker(formats=())
 
 
@@ -117,4 +135,16 @@ def pattern(validator: Any, regex: str, instance: Any, schema: Dict[str, Any]) -
         yield ValidationError(f"{instance!r} does not match {regex!r}")
 
 
-Validator = validators.extend(Draft202012Validator, {"pattern": pattern})
+def finite_number(checker: Any, value: Any) -> bool:
+    # Ajv's number and integer are finite (JSON has no Infinity or NaN): {"status": 1e400} parses to inf here, and
+    # must fail `type: number` as it does in Node. bool stays excluded (is_number).
+    return is_number(value) and is_finite(value)
+
+
+def finite_integer(checker: Any, value: Any) -> bool:
+    return finite_number(checker, value) and is_integer(value)
+
+
+TYPES = Draft202012Validator.TYPE_CHECKER.redefine_many({"number": finite_number, "integer": finite_integer})
+
+Validator = validators.extend(Draft202012Validator, {"pattern": pattern}, type_checker=TYPES)

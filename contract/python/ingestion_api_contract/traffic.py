@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple, Union
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 from . import contract
 from .contract import NOT_GIVEN, Problem
+from .formats import is_number, javascript_int
 
 
 class UnreadableTraffic(Exception):
@@ -30,6 +31,9 @@ class Message:
     text: Optional[str]
     # The body as a JSON value, when the recording holds it parsed (JSON Lines); else NOT_GIVEN.
     value: Any = NOT_GIVEN
+    # False when a body came but the recording did not keep it (a HAR answer with a content.size and no text): then
+    # text is None, and the body is not checked.
+    recorded: bool = True
 
     def json(self) -> Any:
         """The body as JSON; ValueError when it is not JSON."""
@@ -92,9 +96,19 @@ def reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+class NestedTooDeeply(ValueError):
+    """JSON nested deeper than Python's parser goes. json.loads recurses once per level and stops at the recursion
+    limit (about 1000 frames, less the caller's), where Node's JSON.parse reads far deeper: a body this deep is "not
+    JSON" here, a file is not HAR, a line of JSON Lines is unreadable; nothing crashes."""
+
+
 def parse_json(text: str) -> Any:
-    """JSON as JavaScript's JSON.parse reads it: NaN and Infinity are not JSON."""
-    return json.loads(text, parse_constant=reject_constant)
+    """JSON as JavaScript's JSON.parse reads it: NaN and Infinity are not JSON. ValueError when it is not JSON
+    (NestedTooDeeply when it is nested too deeply to read)."""
+    try:
+        return json.loads(text, parse_constant=reject_constant, parse_int=javascript_int)
+    except RecursionError:
+        raise NestedTooDeeply("nested too deeply") from None
 
 
 def is_object(value: Any) -> bool:
@@ -153,9 +167,14 @@ def har_exchange(entry: Any, index: int) -> Exchange:
     post_data = request.get("postData") if is_object(request.get("postData")) else {}
     content = response.get("content") if is_object(response.get("content")) else {}
     text = content.get("text") if isinstance(content.get("text"), str) else ""
+    # A browser leaves the text out of a body it did not keep (too large, binary, evicted) but still counts its
+    # bytes in content.size: such a body is not recorded, not empty. No text and no size (or 0): an empty body.
+    size = content.get("size")
+    kept = isinstance(content.get("text"), str) or not (is_number(size) and size > 0)
     answer = Message(
         with_media_type(headers_of(response.get("headers"), f"{where}.response"), content.get("mimeType")),
-        base64_text(text) if content.get("encoding") == "base64" else text,
+        (base64_text(text) if content.get("encoding") == "base64" else text) if kept else None,
+        recorded=kept,
     )
     return Exchange(
         index=index,
@@ -214,7 +233,9 @@ def read_exchanges(text: str) -> Tuple[str, List[Exchange]]:
     else:
         kind, exchanges = "JSON Lines", []
         for at, line in enumerate(text.split("\n")):
-            if not line.strip():
+            # Blank: nothing but spaces, tabs and a CR, as in Node. Not str.strip(), which takes U+001C..U+001F and
+            # U+0085 too (JavaScript's trim() keeps them, and takes U+FEFF, which str.strip() keeps).
+            if not line.strip(" \t\r"):
                 continue
             try:
                 parsed = parse_json(line)
@@ -246,7 +267,9 @@ def request_header_problems(operation_id: str, request: Message) -> List[Problem
     if authorization is None:
         found.append(Problem("request headers", "authorization", f"Authorization is required (HTTP {scheme})"))
     else:
-        given = authorization.strip().split(" ", 1)[0]
+        # The value as read (HTTP's whitespace already trimmed), trimmed no further, as in Node: str.strip() takes
+        # U+001C..U+001F and U+0085, which JavaScript's trim() keeps, and keeps U+FEFF, which trim() takes.
+        given = authorization.split(" ", 1)[0]
         if given.lower() != scheme.lower():
             used = f"uses the {given} scheme" if given else "is empty"
             found.append(Problem("request headers", "authorization", f"Authorization {used}; this interface takes {scheme}"))
@@ -276,12 +299,17 @@ def request_body_problems(operation_id: str, request: Message) -> List[Problem]:
     return contract.check_request(operation_id, body=value)
 
 
+# The parts of an exchange, in the specification's order: a report lists an exchange's findings in it.
+PARTS = ("operation", "path", "query", "request headers", "request body",
+         "response status", "response media type", "response headers", "response body")
+
+
 def check_exchange(exchange: Exchange) -> Tuple[Optional[str], List[Problem]]:
-    """(the operation id or None, the problems) of one exchange, in the specification's order."""
-    url = urlsplit(exchange.url)
+    """(the operation id or None, the problems) of one exchange, in the specification's order of parts."""
+    path, query = contract.path_and_query(exchange.url)
     candidates = contract.operations_at(exchange.url)
     if not candidates:
-        return None, [Problem("operation", "", f"{exchange.method.upper()} {url.path} is no operation of the contract")]
+        return None, [Problem("operation", "", f"{exchange.method.upper()} {path} is no operation of the contract")]
     chosen = next(((operation, params) for operation, params in candidates if operation.method == exchange.method.upper()), None)
     if chosen is None:
         methods = [operation.method for operation, _ in candidates]
@@ -289,13 +317,17 @@ def check_exchange(exchange: Exchange) -> Tuple[Optional[str], List[Problem]]:
         return None, [Problem("operation", "", f"{exchange.method.upper()} is not declared for {candidates[0][0].template} ({declared})")]
     operation, path_params = chosen
     operation_id = operation.operation_id
-    found = contract.check_request(operation_id, params={**path_params, **query_values(operation_id, url.query)})
+    found = contract.check_request(operation_id, params={**path_params, **query_values(operation_id, query)})
     found += request_header_problems(operation_id, exchange.request)
     found += request_body_problems(operation_id, exchange.request)
     response = exchange.response
     if response is not None and exchange.status is not None:
         content_type = response.headers.get("content-type")
-        found += contract.response_problems(operation_id, exchange.status, content_type, not response.text, response.json, response.headers)
+        found += contract.response_problems(operation_id, exchange.status, content_type, not response.text, response.json, response.headers,
+                                            recorded=response.recorded)
+    # The checks run in another order (a response's headers after its body; path and query problems as the schema
+    # finds them): sorted by part, stably, as Node's report lists them.
+    found.sort(key=lambda problem: PARTS.index(problem.part))
     return operation_id, found
 
 
