@@ -1,7 +1,7 @@
 // npm run docs:package: the companion package `ingestion-api-docs` of this version, from build/docs (npm run docs):
 // build/ingestion-api-docs/ and its tarball build/ingestion-api-docs-<version>.tgz, to publish beside the main
 // package from the same commit. `npx ingestion-api docs` serves it; the pages stay out of the main package, which
-// serverless functions and containers install, because they are 5 MB.
+// serverless functions and containers install, because they are 8 MB with the downloads.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

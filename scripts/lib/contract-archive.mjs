@@ -40,7 +40,8 @@ Inside, \`SHA256SUMS\` covers every other file: \`sha256sum -c SHA256SUMS\` in t
 - \`contract/check_vectors.py\`: checks every vector with Python's \`jsonschema\`: \`python3 contract/check_vectors.py\`.
 - \`CONTRACT.md\`: how to use all of it from Python, Go or anything else; \`openapi/DECISIONS.md\`: why the contract
   says what it says.
-- \`docs/\`: the rendered references, to open in a browser.
+- \`docs/\`: the rendered references, to open in a browser. Their landing page links \`downloads/\`, which the
+  docs publish beside it: this archive and the wheel, not in it.
 
 The Python package \`ingestion-api-contract\` (a wheel, in the docs' downloads beside this archive) holds the same
 bundles, schemas and vectors, validates by operation id, and checks recorded traffic offline:

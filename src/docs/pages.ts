@@ -1,6 +1,6 @@
-// Where `npx ingestion-api docs` finds the rendered references. They are 5 MB (two Redoc pages of 2.6 MB, each
-// carrying Redoc's 2.3 MB script), too much to add to a package that serverless functions install, so they ship as
-// the companion package `ingestion-api-docs` of the same version, found in this order:
+// Where `npx ingestion-api docs` finds the rendered references. They are 8 MB (two Redoc pages of 2.6 MB, each
+// carrying Redoc's 2.3 MB script, and 1.9 MB of downloads), too much to add to a package that serverless functions
+// install, so they ship as the companion package `ingestion-api-docs` of the same version, found in this order:
 //   1. --dir, a folder the caller names;
 //   2. build/docs of the checkout this command runs from (after `npm run build`);
 //   3. `ingestion-api-docs` installed beside this package, at this version;

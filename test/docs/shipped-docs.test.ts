@@ -8,9 +8,9 @@
 // words: no version but the current one, nothing about the project's own machines.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -25,7 +25,8 @@ import { python3, pythonMissing, skipPython } from "../support/python.js";
 import { sandboxBanner } from "../support/sandbox.js";
 import { goWithKinOpenapi, kinOpenapiEnv, skipOrFailInCi } from "../support/system-tools.js";
 
-const shippedDocs = ["README.md", "RATE-LIMITS.md", "CONTRACT.md", "SECURITY.md"];
+// The wheel's README (its description on an index) is shipped too, beside the wheel in the docs' downloads.
+const shippedDocs = ["README.md", "RATE-LIMITS.md", "CONTRACT.md", "SECURITY.md", "contract/python/README.md"];
 const blocks = shippedDocs.flatMap(fencedBlocks);
 const ofLanguage = (language: string) => blocks.filter((block) => block.language === language);
 
@@ -153,9 +154,11 @@ describe("run as a reader runs them", () => {
     await recorder.fetch(`${sandboxUrl}${settings}`, { headers: { authorization: `Basic ${btoa("sandbox-key-id:sandbox-key-secret")}` } });
     await recorder.fetch(`${sandboxUrl}/api/v2/alerts/65f1c2d3e4b5a69788796a5b`, { headers: { authorization: "Bearer sandbox-token" } });
     writeFileSync(join(project.dir, "recorded.har"), JSON.stringify(recorder.har()));
+    const wheel = join(root, "build", "docs", "downloads", `ingestion_api_contract-${version}-py3-none-any.whl`);
+    // The wheel's README installs it from the folder it was downloaded to.
+    copyFileSync(wheel, join(project.dir, basename(wheel)));
     if (python3 !== undefined) {
       wheelEnv = join(work, "wheel-env");
-      const wheel = join(root, "build", "docs", "downloads", `ingestion_api_contract-${version}-py3-none-any.whl`);
       const created = await spawnAndCollect(python3, ["-m", "venv", "--system-site-packages", wheelEnv], { timeout: 60_000 });
       expect(created.status, created.stderr).toBe(0);
       const installed = await spawnAndCollect(join(wheelEnv, "bin", "pip"), ["install", "--no-index", "--no-deps", "--no-cache-dir", wheel], {
