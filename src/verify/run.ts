@@ -139,6 +139,8 @@ export async function runVerify(options: RunOptions): Promise<Report> {
   const started = Date.now();
   const results = new Map<string, CheckResult>();
   const findings = new Map<string, Finding>();
+  /** Where in its interface's plan each finding's first-named check stands. */
+  const firstSeenAt = new Map<string, number>();
   const limitedWhileKept: Record<string, number> = {};
   let requests = 0;
   const pace = new Map<Target, { left: number; msPerRequest: number }>();
@@ -195,8 +197,16 @@ export async function runVerify(options: RunOptions): Promise<Report> {
             for (const { about, text } of answerProblems(operation, answer)) {
               const key = `${target.api.name} ${about} ${text}`;
               const known = findings.get(key);
-              if (known) known.answers++;
-              else
+              const order = checks.indexOf(check);
+              // Checks run four at a time: the first check in the plan's order names the problem, not the first to
+              // finish, so the same server gets the same report every run.
+              if (known) {
+                known.answers++;
+                if (order < (firstSeenAt.get(key) ?? Number.POSITIVE_INFINITY)) {
+                  known.firstSeenIn = { kind: check.kind, name: check.name };
+                  firstSeenAt.set(key, order);
+                }
+              } else {
                 findings.set(key, {
                   api: target.api.name,
                   operationId: operation.operationId,
@@ -205,6 +215,8 @@ export async function runVerify(options: RunOptions): Promise<Report> {
                   firstSeenIn: { kind: check.kind, name: check.name },
                   answers: 1,
                 });
+                firstSeenAt.set(key, order);
+              }
             }
           }
         }
@@ -238,7 +250,14 @@ export async function runVerify(options: RunOptions): Promise<Report> {
     durationMs: Date.now() - started,
     requests,
     checks: [...results.values()],
-    findings: [...findings.values()],
+    // In the plan's order, interface by interface, whichever check finished first.
+    findings: [...findings]
+      .sort(
+        ([a, first], [b, second]) =>
+          targets.findIndex((target) => target.api.name === first.api) - targets.findIndex((target) => target.api.name === second.api) ||
+          (firstSeenAt.get(a) ?? 0) - (firstSeenAt.get(b) ?? 0),
+      )
+      .map(([, finding]) => finding),
     limitedWhileKept,
   };
 }
