@@ -155,7 +155,7 @@ const { go, missing: kinMissing } = goWithKinOpenapi("the kin-openapi check");
 skipOrFailInCi(kinMissing);
 
 it.skipIf(kinMissing !== undefined)("kin-openapi (Debian's) loads and validates each twin, and every vector keeps its verdict under its dialect", () => {
-  const run = spawnSync(go as string, ["run", "main.go", generated, join(root, "contract", "vectors"), ...apis], {
+  const run = spawnSync(go as string, ["run", "-ldflags=-s -w", "main.go", generated, join(root, "contract", "vectors"), ...apis], {
     cwd: join(root, "test", "support", "kin-openapi"),
     env: { ...process.env, ...kinOpenapiEnv },
     encoding: "utf8",

@@ -80,7 +80,8 @@ function startGoBuild() {
     });
     writeFileSync(join(goWork, label, "main.go"), source);
   }
-  goBuilt = spawnAndCollect(go!, ["build", "-o", `${join(goWork, "bin")}/`, "./..."], { cwd: goWork, env: goEnv });
+  // Without a symbol table and DWARF (-s -w): nothing here debugs the programs, and linking each costs a third less.
+  goBuilt = spawnAndCollect(go!, ["build", "-ldflags=-s -w", "-o", `${join(goWork, "bin")}/`, "./..."], { cwd: goWork, env: goEnv });
 }
 
 let sandbox: Sandbox;

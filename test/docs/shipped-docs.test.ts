@@ -313,7 +313,8 @@ describe("run as a reader runs them", () => {
         mkdirSync(dir);
         writeFileSync(join(dir, "main.go"), block.code);
         const env = { ...readerEnv, ...kinOpenapiEnv, GOCACHE: join(tmpdir(), "ingestion-api-go-cache") };
-        const run = await spawnAndCollect(go as string, ["run", join(dir, "main.go")], { cwd: project.installed, env, timeout: 120_000 });
+        // Linked without a symbol table and DWARF (-s -w): a third less linking, for a program run once.
+        const run = await spawnAndCollect(go as string, ["run", "-ldflags=-s -w", join(dir, "main.go")], { cwd: project.installed, env, timeout: 120_000 });
         expect(run.status, run.stderr).toBe(0);
         expect(promisedOutput(block).length).toBeGreaterThan(0);
         expectPromised(block, run.stdout);

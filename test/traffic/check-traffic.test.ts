@@ -196,25 +196,30 @@ describe.skipIf(skipPython)("both implementations", () => {
     const missing = join(work, "missing.har");
     const garbled = join(work, "garbled.jsonl");
     writeFileSync(garbled, '{"request": {"method": "GET", "url": "/v1/x"}}\nnot json\n');
-    for (const check of [nodeCheck, pythonCheck]) {
-      const passed = await check(clean);
-      expect(passed.status, passed.stdout + passed.stderr).toBe(0);
-      expect(passed.stdout).toMatch(/PASSED: 10 exchanges/);
-      const junitFile = join(work, `${check.name}.xml`);
-      const failed = await check(planted, "--junit", junitFile);
-      expect(failed.status).toBe(1);
-      expect(failed.stdout).toMatch(/FAILED: \d+ findings in 5 of 10 exchanges/);
-      expect(readFileSync(junitFile, "utf8")).toMatch(/<testsuites name="[^"]*check-traffic" tests="10" failures="5"/);
-      const unreadable = await check(missing);
-      expect(unreadable.status).toBe(2);
-      expect(unreadable.stderr).toMatch(/cannot read .*missing\.har/);
-      const notJson = await check(garbled);
-      expect(notJson.status).toBe(2);
-      expect(notJson.stderr).toMatch(/line 2 is not JSON/);
-      const unwritable = await check(clean, "--junit", join(work, "no-such-folder", "report.xml"));
-      expect(unwritable.status).toBe(2);
-      expect(unwritable.stderr).toMatch(/no-such-folder/);
-    }
+    // Both commands, every case at once: each run is a process of its own.
+    await Promise.all(
+      [nodeCheck, pythonCheck].map(async (check) => {
+        const junitFile = join(work, `${check.name}.xml`);
+        const [passed, failed, unreadable, notJson, unwritable] = await Promise.all([
+          check(clean),
+          check(planted, "--junit", junitFile),
+          check(missing),
+          check(garbled),
+          check(clean, "--junit", join(work, "no-such-folder", "report.xml")),
+        ]);
+        expect(passed.status, passed.stdout + passed.stderr).toBe(0);
+        expect(passed.stdout).toMatch(/PASSED: 10 exchanges/);
+        expect(failed.status).toBe(1);
+        expect(failed.stdout).toMatch(/FAILED: \d+ findings in 5 of 10 exchanges/);
+        expect(readFileSync(junitFile, "utf8")).toMatch(/<testsuites name="[^"]*check-traffic" tests="10" failures="5"/);
+        expect(unreadable.status).toBe(2);
+        expect(unreadable.stderr).toMatch(/cannot read .*missing\.har/);
+        expect(notJson.status).toBe(2);
+        expect(notJson.stderr).toMatch(/line 2 is not JSON/);
+        expect(unwritable.status).toBe(2);
+        expect(unwritable.stderr).toMatch(/no-such-folder/);
+      }),
+    );
   }, 60_000);
 });
 
