@@ -10,6 +10,7 @@ import { redocLanguages, withCodeSamples } from "./lib/code-samples.mjs";
 import { landingPage } from "./lib/docs-landing.mjs";
 import { writeDownloads } from "./lib/downloads.mjs";
 import { writePlayground } from "./lib/playground-page.mjs";
+import { referenceFixes, referenceStyles } from "./lib/reference-styles.mjs";
 import { withStaticReference } from "./lib/static-reference.mjs";
 import { apis, root, runTool } from "./lib/toolchain.mjs";
 
@@ -65,7 +66,14 @@ try {
     if (rendered.status !== 0) throw new Error(`redocly build-docs ${api} failed:\n${rendered.stderr}`);
     writeFileSync(
       page,
-      withStaticReference(readFileSync(page, "utf8").replace(redoclyLogo, inlineLogo).replace("<head>", `<head>\n${noFavicon}`), bundles[api]),
+      withStaticReference(
+        readFileSync(page, "utf8")
+          .replace(redoclyLogo, inlineLogo)
+          .replace("<head>", `<head>\n${noFavicon}`)
+          // Last in the head, after Redoc's own styles, so the docs' colours win at equal specificity.
+          .replace("</head>", `${referenceStyles}\n${referenceFixes}\n</head>`),
+        bundles[api],
+      ),
     );
     for (const extension of ["json", "yaml"]) {
       copyFileSync(join(root, "generated", "openapi", `${api}.${extension}`), join(outDir, "openapi", `${api}.${extension}`));

@@ -40,6 +40,7 @@ export const buildSteps = [
       "scripts/lib/docs-landing.mjs",
       "scripts/lib/html.mjs",
       "scripts/lib/static-reference.mjs",
+      "scripts/lib/reference-styles.mjs",
       "scripts/lib/code-samples.mjs",
       // What code-samples.mjs reads: the generators, the example requests and the sandbox's credentials the samples carry.
       "src/samples",

@@ -59,9 +59,9 @@ function markup(version) {
   <section aria-labelledby="result-title"><h2 id="result-title">Result</h2><div id="result-view" aria-live="polite"><p class="note">What the SDK returns, or the error it throws.</p></div></section>
   <section aria-labelledby="code-title"><h2 id="code-title">The same call as code</h2>
     <div class="actions"><label for="language">Language</label> <select id="language"></select> <button id="copy" type="button">Copy</button></div>
-    <pre id="code-text"></pre>
+    <pre id="code-text" tabindex="0"></pre>
   </section>
-  <section aria-labelledby="state-title"><h2 id="state-title">Sandbox state</h2><pre id="state-view"></pre></section>
+  <section aria-labelledby="state-title"><h2 id="state-title">Sandbox state</h2><pre id="state-view" tabindex="0"></pre></section>
 </div>
 </main>
 </body>

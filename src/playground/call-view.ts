@@ -5,7 +5,12 @@ import type { CallRecord } from "./session.js";
 
 const view = (id: string) => document.getElementById(id) as HTMLElement;
 const block = (tag: string, text: string, className?: string) =>
-  Object.assign(document.createElement(tag), { textContent: text, ...(className && { className }) });
+  Object.assign(document.createElement(tag), {
+    textContent: text,
+    ...(className && { className }),
+    // A block of code may scroll sideways: a keyboard reaches it to scroll it (WCAG 2.1.1).
+    ...(tag === "pre" && { tabIndex: 0 }),
+  });
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 const pretty = (text: string) => {
   try {

@@ -43,7 +43,7 @@ it("has a line for each thing there is, with its link, package path or command",
 
 it("shows the quickstart as examples/management.ts holds it, after how to start the sandbox it runs against", () => {
   const escaped = escapeHtml(quickstart);
-  expect(html).toContain(`<pre><code>${escaped}</code></pre>`);
+  expect(html).toContain(`<pre tabindex="0"><code>${escaped}</code></pre>`);
   expect(html.indexOf("npx ingestion-api sandbox</code></pre>")).toBeLessThan(html.indexOf(escaped));
 });
 

@@ -1,0 +1,136 @@
+// Every page of the docs with axe-core 4.14 (WCAG 2.x A and AA rules, and best practices) in Chromium, in the
+// states a reader meets: the landing page; each reference as it opens and with each tag opened; the playground
+// ready, after a Send, and with an operation that takes a body. No critical or serious violation anywhere; the
+// moderate ones left are printed. The docs' own fixes over Redoc (scripts/lib/reference-styles.mjs) are each held
+// here too, so a change in Redoc's markup that leaves one without effect fails loudly, not silently.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { root } from "../../scripts/lib/toolchain.mjs";
+import { startDocsServer } from "../../src/docs/server.js";
+import { launchBrowserContext } from "../support/chromium.js";
+
+const axeSource = readFileSync(join(root, "node_modules", "axe-core", "axe.min.js"), "utf8");
+const rules = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+
+interface Violation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
+
+let docs: Awaited<ReturnType<typeof startDocsServer>>;
+let browser: BrowserContext;
+let page: Page;
+/** The moderate and minor violations left, by page state, printed once at the end. */
+const left: string[] = [];
+
+beforeAll(async () => {
+  docs = await startDocsServer({ dir: join(root, "build", "docs"), port: 0 });
+  browser = await launchBrowserContext({ viewport: { width: 1280, height: 900 } });
+  page = await browser.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  if (left.length > 0) console.log(`accessibility: moderate or minor violations left (no serious one):\n${left.join("\n")}`);
+  try {
+    await browser?.close();
+  } finally {
+    await docs?.close();
+  }
+});
+
+/** axe's violations on the page as it stands. axe runs through the debugging protocol: the playground's policy allows no inline script. */
+async function violations(): Promise<Violation[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async (values) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(context: Document, options: object): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const { violations: found } = await axe.run(document, { runOnly: { type: "tag", values } });
+    return found.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => node.target.join(" ")) }));
+  }, rules);
+}
+
+/** Holds a page state to no critical or serious violation, and keeps the others to print. */
+async function expectAccessible(state: string): Promise<void> {
+  const found = await violations();
+  const blocking = found.filter(({ impact }) => impact === "critical" || impact === "serious");
+  expect(
+    blocking.map(({ id, impact, nodes }) => `${impact} ${id}: ${nodes.slice(0, 3).join(", ")}`),
+    state,
+  ).toEqual([]);
+  for (const { id, impact, help, nodes } of found) left.push(`  ${state}: ${impact} ${id} (${nodes.length}): ${help}`);
+}
+
+async function openPage(path: string): Promise<void> {
+  await page.goto(new URL(path, docs.url).href, { waitUntil: "networkidle" });
+}
+
+it("the landing page", async () => {
+  await openPage("index.html");
+  await expectAccessible("index.html");
+});
+
+describe.each([
+  ["management.html", ["Services", "Pipes", "Reverse private endpoints"]],
+  ["alerts.html", ["Alerts"]],
+])("%s", (path, tags) => {
+  it("as it opens", async () => {
+    await openPage(path);
+    await expectAccessible(path);
+  });
+
+  it.each(tags)("with the tag %s opened", async (tag) => {
+    await openPage(path);
+    await page.getByRole("link", { name: tag, exact: true }).first().click();
+    await page.locator("[data-component-name='Menu/MenuItem'].menu-item-type-operation").first().waitFor();
+    await expectAccessible(`${path} with ${tag} opened`);
+  });
+
+  it("keeps the docs' fixes in force: pickers named by what they show, 24 px buttons, reachable code", async () => {
+    await openPage(path);
+    await page
+      .getByRole("link", { name: tags[0] as string, exact: true })
+      .first()
+      .click();
+    const pickers = page.locator("button[data-named-by-docs]");
+    await pickers.first().waitFor({ timeout: 10_000 });
+    // Redoc's sample picker, named "Example" whatever it shows: the docs' script names it by its text.
+    for (const picker of await pickers.all()) {
+      const [shown, name] = await picker.evaluate((button) => [button.textContent?.trim() ?? "", button.getAttribute("aria-label") ?? ""]);
+      expect(shown.length).toBeGreaterThan(0);
+      expect(name).toBe(`${shown} (example)`);
+    }
+    // The samples' collapse buttons, 20 px in Redoc.
+    const toggles = page.locator('[data-component-name="Button/Button"][aria-label="collapse"]');
+    expect(await toggles.count()).toBeGreaterThan(0);
+    const box = await toggles.first().boundingBox();
+    expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(24);
+  });
+});
+
+describe("the playground", () => {
+  const send = async () => {
+    const before = await page.evaluate(() => Number(document.body.dataset.sends ?? 0));
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.waitForFunction((count) => Number(document.body.dataset.sends ?? 0) > count, before, { timeout: 30_000 });
+  };
+
+  it("ready, after a Send, and with an operation that takes a body", async () => {
+    await openPage("playground.html");
+    await page.waitForSelector("body[data-ready=true]");
+    await expectAccessible("playground.html ready");
+    await send();
+    await expectAccessible("playground.html after a Send");
+    await page.getByRole("combobox", { name: "Operation" }).selectOption("updatePipeSettings");
+    await send();
+    await expectAccessible("playground.html with updatePipeSettings sent");
+  });
+});
