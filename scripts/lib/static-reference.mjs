@@ -18,6 +18,12 @@ function prose(markdown) {
     .join("");
 }
 
+/**
+ * Redoc's address of an operation, `#/<tag>/<operationid>` (the tag in lower case, its spaces as hyphens; the
+ * operationId in lower case), as its navigation links to it once its script runs.
+ */
+export const redocRoute = ({ operation, operationId }) => `#/${(operation.tags?.[0] ?? "").toLowerCase().replace(/\s+/g, "-")}/${operationId.toLowerCase()}`;
+
 const schemaPrefix = "#/components/schemas/";
 const responsePrefix = "#/components/responses/";
 const nameOf = (ref, prefix) => (ref?.startsWith(prefix) ? ref.slice(prefix.length) : undefined);
@@ -164,7 +170,8 @@ function operationHtml(bundle, entry, linked, sharedResponses) {
     ...(operation.tags ?? []).map((tag) => `tag ${escapeHtml(tag)}`),
   ];
   if (operation.deprecated) meta.push("deprecated");
-  let html = `<section id="${escapeHtml(operationId)}"><h3>${escapeHtml(operation.summary ?? operationId)}</h3><p>${meta.join(" · ")} · <a href="${playground}">Try it in the playground</a></p>${prose(operation.description)}`;
+  // Redoc's own address of the operation lands here too when no script runs (copied from a page where one did).
+  let html = `<section id="${escapeHtml(operationId)}"><span id="${escapeHtml(redocRoute(entry).slice(1))}"></span><h3>${escapeHtml(operation.summary ?? operationId)}</h3><p>${meta.join(" · ")} · <a href="${playground}">Try it in the playground</a></p>${prose(operation.description)}`;
   const tryIt = (key) => playgroundAddress(operationId, key);
   html += parametersHtml(bundle, entry.parameters, linked, tryIt);
   if (operation.requestBody) {
@@ -231,5 +238,22 @@ export function withStaticReference(page, bundle) {
   const at = container === -1 ? -1 : page.indexOf(redocScript, container);
   if (at === -1) throw new Error("redocly build-docs changed its page: no Redoc container followed by its module script");
   const fragment = `<section id="static-reference" style="max-width:60rem;margin:0 auto;padding:0 2rem 2rem;font-family:sans-serif;line-height:1.5"><script>document.currentScript.parentElement.hidden = true;</script>\n${staticReference(bundle)}\n</section>\n`;
-  return page.slice(0, at) + fragment + page.slice(at);
+  // Redoc renders its navigation on the server with paths (`/services`), which lead nowhere from a new tab, a
+  // copied link or file://; its script routes by fragment (`#/services`), which the page's own ids also answer.
+  const rendered = page.slice(container, at).replace(/href="\/([^"#]*)"/g, 'href="#/$1"');
+  return page.slice(0, container) + rendered + fragment + routeScript(bundle) + page.slice(at);
+}
+
+/**
+ * One address per operation, `#<operationId>` (the static reference's anchor, and what the playground links to):
+ * before Redoc's script starts, this turns it (or the older `#operation/<operationId>`) into Redoc's own
+ * `#/<tag>/<operationid>`, which Redoc opens; without scripts, the anchor is the static reference's section.
+ */
+function routeScript(bundle) {
+  const routes = Object.fromEntries(operationsOf(bundle).map((entry) => [entry.operationId, redocRoute(entry)]));
+  return `<script>(() => {
+  const routes = ${JSON.stringify(routes)};
+  const wanted = decodeURIComponent(location.hash.slice(1)).replace(/^operation[/]/, "");
+  if (Object.hasOwn(routes, wanted)) history.replaceState(history.state, "", routes[wanted]);
+})();</script>\n`;
 }

@@ -77,7 +77,7 @@ function start(): void {
     operationLine.replaceChildren(
       Object.assign(document.createElement("code"), { textContent: `${next.method} ${next.path}` }),
       ` ${next.summary} · `,
-      Object.assign(document.createElement("a"), { href: `${next.api}.html#operation/${next.operationId}`, textContent: "reference" }),
+      Object.assign(document.createElement("a"), { href: `${next.api}.html#${next.operationId}`, textContent: "reference" }),
     );
     fill(example.request);
     answerPicker.replaceChildren(

@@ -1,0 +1,147 @@
+// Every address of the references lands, with scripts and without, served by the docs server and from file://: an
+// operation's own address `<page>#<operationId>` (the static reference's anchor, the playground's link), Redoc's
+// `#/<tag>/<operationid>` (what its navigation shows once its script runs, and what a reader copies), and the links
+// of the navigation Redoc renders on the server. Each is opened as a new tab opens it, and the operation's title,
+// or the section's, must be in view.
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { redocRoute } from "../../scripts/lib/static-reference.mjs";
+import { root } from "../../scripts/lib/toolchain.mjs";
+import { operationsOf } from "../../src/contract/openapi.js";
+import { startDocsServer } from "../../src/docs/server.js";
+import { bundles } from "../support/bundles.js";
+import { launchBrowserContext } from "../support/chromium.js";
+
+const docsDir = join(root, "build", "docs");
+const operations = (["management", "alerts"] as const).flatMap((api) =>
+  operationsOf(bundles[api]).map((entry: { operationId: string; operation: { summary: string; tags?: string[] } }) => ({
+    api,
+    operationId: entry.operationId,
+    summary: entry.operation.summary,
+    route: redocRoute(entry) as string,
+  })),
+);
+
+let docs: Awaited<ReturnType<typeof startDocsServer>>;
+beforeAll(async () => {
+  docs = await startDocsServer({ dir: docsDir, port: 0 });
+});
+afterAll(() => docs?.close());
+
+/** Whether a heading that reads `text` is on screen, not only in the page. */
+async function inView(page: Page, text: string): Promise<boolean> {
+  return page.evaluate((wanted) => {
+    const headings = [...document.querySelectorAll("h1, h2, h3")].filter((heading) => heading.textContent?.trim() === wanted);
+    return headings.some((heading) => {
+      const box = heading.getBoundingClientRect();
+      return box.height > 0 && box.top >= -1 && box.top < innerHeight;
+    });
+  }, text);
+}
+
+/** Opens `address` in a fresh tab and waits (up to 10 s, Redoc scrolls after it renders) for `title` in view. */
+async function lands(browser: BrowserContext, address: string, title: string): Promise<boolean> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(address, { waitUntil: "load" });
+    return await page
+      .waitForFunction(
+        (wanted) =>
+          [...document.querySelectorAll("h1, h2, h3")].some((heading) => {
+            const box = heading.getBoundingClientRect();
+            return heading.textContent?.trim() === wanted && box.height > 0 && box.top >= -1 && box.top < innerHeight;
+          }),
+        title,
+        { timeout: 10_000 },
+      )
+      .then(() => inView(page, title))
+      .catch(() => false);
+  } finally {
+    await page.close();
+  }
+}
+
+it("answers every operation's two addresses with an id in each page's text, for readers without scripts", () => {
+  const missing = operations.flatMap(({ api, operationId, route }) => {
+    const html = readFileSync(join(docsDir, `${api}.html`), "utf8");
+    return [operationId, route.slice(1)].filter((id) => !html.includes(`id="${id}"`)).map((id) => `${api}.html: id="${id}"`);
+  });
+  expect(missing).toEqual([]);
+});
+
+describe.each([
+  ["with scripts", true],
+  ["without scripts", false],
+])("%s", (_, javaScriptEnabled) => {
+  let browser: BrowserContext;
+  beforeAll(async () => {
+    browser = await launchBrowserContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled });
+  }, 60_000);
+  afterAll(() => browser?.close());
+
+  // With scripts, each operation's own address goes through the page's route table: every one is opened. Redoc's
+  // own address, and any address without scripts, is a plain fragment the page answers alike for every operation
+  // (each id is checked in the page's text below): the first operation of each page stands for the rest.
+  const firstOfEachPage = operations.filter((operation, index) => operations.findIndex(({ api }) => api === operation.api) === index);
+  const cases = (javaScriptEnabled ? operations : firstOfEachPage).flatMap((operation) => [
+    { ...operation, fragment: `#${operation.operationId}` },
+    ...(firstOfEachPage.includes(operation) ? [{ ...operation, fragment: operation.route }] : []),
+  ]);
+
+  it("lands each operation's own address and Redoc's, served", async () => {
+    const missed: string[] = [];
+    for (const { api, summary, fragment } of cases) {
+      if (!(await lands(browser, new URL(`${api}.html${fragment}`, docs.url).href, summary))) missed.push(`${api}.html${fragment}`);
+    }
+    expect(missed).toEqual([]);
+  }, 120_000);
+
+  it("lands them from file:// too", async () => {
+    const missed: string[] = [];
+    for (const { api, summary, operationId } of firstOfEachPage) {
+      const address = `${pathToFileURL(join(docsDir, `${api}.html`)).href}#${operationId}`;
+      if (!(await lands(browser, address, summary))) missed.push(`file:// ${api}.html#${operationId}`);
+    }
+    expect(missed).toEqual([]);
+  }, 60_000);
+
+  // Followed before Redoc's script runs, or without it: with it, the navigation is Redoc's own links.
+  it.skipIf(javaScriptEnabled)(
+    "lands every link of the navigation Redoc renders on the server",
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(new URL("management.html", docs.url).href, { waitUntil: "load" });
+      // Before any script: the links as the server rendered them, each a fragment the page answers.
+      const links = await page.evaluate(() =>
+        [...document.querySelectorAll("#redoc a[href^='#/']")].map((link) => ({ href: link.getAttribute("href") ?? "", text: link.textContent?.trim() ?? "" })),
+      );
+      await page.close();
+      expect(links.map(({ href }) => href)).toEqual(expect.arrayContaining(["#/services", "#/pipes", "#/section/servers"]));
+      const missed: string[] = [];
+      for (const { href, text } of links.filter(({ href }) => href !== "#/")) {
+        const target = await browser.newPage();
+        await target.goto(new URL(`management.html${href}`, docs.url).href, { waitUntil: "load" });
+        const found = await target
+          .waitForFunction(
+            (id) => {
+              const element = document.getElementById(id) ?? document.querySelector(`[href="#${id}"]`);
+              const box = element?.getBoundingClientRect();
+              return Boolean(box && box.top >= -1 && box.top < innerHeight);
+            },
+            href.slice(1),
+            { timeout: 10_000 },
+          )
+          .then(() => true)
+          .catch(() => false);
+        if (!found) missed.push(`${href} (${text})`);
+        await target.close();
+      }
+      expect(missed).toEqual([]);
+    },
+    60_000,
+  );
+});
