@@ -37,10 +37,27 @@ function serversSection(bundle) {
   return `\n## Servers\n\n${servers}\n\n| variable | default | meaning |\n|---|---|---|\n${rows.join("\n")}\n`;
 }
 
+/**
+ * Markdown's words as text: Redoc's Servers panel shows a server's description, and a variable's, as text (no
+ * Markdown there), so their backticks showed. A code span keeps its words, in quotes; the Servers section beside the
+ * panel shows the same descriptions rendered. The descriptions hold no other Markdown, which
+ * test/docs/reference-layout.test.ts holds: it finds no Markdown mark in the panel.
+ */
+const markdownAsText = (markdown) => markdown.replace(/`([^`]*)`/g, "“$1”");
+
+function withTextDescriptions(server) {
+  const variables = Object.entries(server.variables ?? {}).map(([name, variable]) => [
+    name,
+    { ...variable, description: markdownAsText(variable.description ?? "") },
+  ]);
+  return { ...server, description: markdownAsText(server.description ?? ""), ...(server.variables && { variables: Object.fromEntries(variables) }) };
+}
+
 function docsBundle(api, bundle) {
   const docs = withCodeSamples(bundle);
   const links = `Reference for the npm package \`ingestion-api\` **${version}**. [All docs](index.html) · bundle [JSON](openapi/${api}.json) · [YAML](openapi/${api}.yaml)\n\n`;
   docs.info.description = links + docs.info.description + serversSection(docs);
+  docs.servers = docs.servers.map(withTextDescriptions);
   return docs;
 }
 

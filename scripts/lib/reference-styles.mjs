@@ -1,13 +1,15 @@
-// What the docs add to each rendered reference for its readers, in the page's head. Styles over Redoc's theme:
-// colours that reach WCAG AA's 4.5:1 on the
-// backgrounds they are drawn on (white, and the code panels' light grey), where Redoc's light palette falls short
-// (links 3.9:1, code tokens 2.6 to 4.45:1, the method badges 2.4 to 2.6:1, the search's placeholder 2.7:1). Redoc
-// reads every colour from these custom properties, so setting them changes nothing else; dark mode, which Redoc
-// sets with a more specific selector, keeps its own. Buttons of at least 24 px, above the code lines they sit in
-// (WCAG 2.5.8). And a script that only
-// sets attributes where Redoc's markup alone breaks a rule; test/docs/accessibility.test.ts fails when Redoc's
-// markup changes under it.
-export const referenceStyles = `<style id="ingestion-api-contrast">
+// What the docs add to each rendered reference for its readers, in the page's head, over Redoc's theme:
+// - colours that reach WCAG AA's 4.5:1 on the backgrounds they are drawn on (white, and the code panels' light grey),
+//   where Redoc's light palette falls short (links 3.9:1, code tokens 2.6 to 4.45:1, the method badges 2.4 to 2.6:1,
+//   the search's placeholder 2.7:1). Redoc reads every colour from these custom properties, so setting them changes
+//   nothing else; dark mode, which Redoc sets with a more specific selector, keeps its own;
+// - buttons of at least 24 px, above the code lines they sit in (WCAG 2.5.8);
+// - a layout that holds from a phone (390 px) to a laptop (1280 px), where Redoc's leaves text cut or squeezed: see
+//   the comments in the styles. Each rule names Redoc's components by their data-component-name, which Redoc keeps
+//   across builds (its class names change with every one); test/docs/reference-layout.test.ts measures the result.
+// And a script that only sets attributes where Redoc's markup alone breaks a rule; test/docs/accessibility.test.ts
+// fails when Redoc's markup changes under it.
+export const referenceStyles = `<style id="ingestion-api-reference-styles">
 :root {
   --color-blue-6: #1f66d1;
   --color-blue-7: #2558b8;
@@ -22,6 +24,29 @@ export const referenceStyles = `<style id="ingestion-api-contrast">
 :root .tag-delete { --tag-color: #b72111; }
 [data-component-name="Button/Button"][aria-label="collapse"],
 [data-component-name="Button/Button"][aria-label="expand"] { min-width: 24px; min-height: 24px; position: relative; z-index: 1; }
+/* From 1280 px, where Redoc starts its three panels, its samples take half the width and the text column keeps some
+   400 px: a title wrapped onto three lines. Up to 1600 px the text gets 55% and the gaps are narrower. */
+@media (min-width: 1280px) and (max-width: 1599px) { :root { --panel-samples-width: 45%; --panel-gap-horizontal: 24px; } }
+/* A title shares its row with Redoc's Copy button, which left it 290 px at 1280 and cut "Management" mid-word on a
+   phone: the button now moves under a title too long to sit beside it. */
+div:has(> div > [data-component-name="Typography/H1"]),
+div:has(> div > [data-component-name="Typography/H2"]) { flex-wrap: wrap; row-gap: 8px; }
+div:has(> [data-component-name="Typography/H1"]),
+div:has(> [data-component-name="Typography/H2"]) { flex: 1 0 auto; max-width: 100%; }
+/* The sample picker's name ("TypeScript · Services tagged Environment=Production") ran out of its panel, on one line
+   that pushed the server picker beside it to nothing: each picker now takes a line of its own and wraps. */
+[data-component-name="Panel/PanelHeader"]:has(> [data-component-name="Dropdown/Dropdown"]) { flex-wrap: wrap; row-gap: 4px; }
+[data-component-name="Panel/PanelHeader"] > [data-component-name="Dropdown/Dropdown"] { flex-shrink: 1; min-width: 0; max-width: 100%; }
+[data-component-name="Panel/PanelHeader"] > [data-component-name="Dropdown/Dropdown"] > button[aria-haspopup] { white-space: normal; text-align: start; height: auto; min-width: 0; }
+/* Its list cut every name at 150 px ("TypeScript · Se…") and ran off a phone's screen: it is now as wide as the
+   names need, up to the screen's width, and opens leftwards from the picker's right edge, which is on screen. */
+[data-component-name="Dropdown/DropdownMenu"] { left: auto; right: 0; width: min(22rem, calc(100vw - 4rem)); max-width: none; }
+[data-component-name="Dropdown/DropdownMenuItem"] { white-space: normal; max-width: none; width: auto; align-self: stretch; }
+[data-component-name="Dropdown/DropdownMenuItem"] svg { flex-shrink: 0; }
+[data-component-name="Dropdown/DropdownMenuItem"] span[title] { max-width: none; white-space: normal; overflow: visible; text-overflow: clip; }
+/* A code block's copy and expand buttons float over its top right corner, over the end of its first line: the code
+   starts below them. */
+[data-component-name="CodeBlock/CodeBlockControls"] ~ [data-component-name="CodeBlock/CodeBlockContainer"] { padding-top: 36px; }
 </style>`;
 
 /**
