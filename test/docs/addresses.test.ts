@@ -2,7 +2,7 @@
 // operation's own address `<page>#<operationId>` (the static reference's anchor, the playground's link), Redoc's
 // `#/<tag>/<operationid>` (what its navigation shows once its script runs, and what a reader copies), and the links
 // of the navigation Redoc renders on the server. Each is opened as a new tab opens it, and the operation's title,
-// or the section's, must be in view.
+// or the section's, must be in view. And every link to the playground opens it on the operation and example named.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -108,6 +108,36 @@ describe.each([
     }
     expect(missed).toEqual([]);
   }, 60_000);
+
+  // The playground is a page of scripts: its addresses are followed with them. Every one the pages give (the
+  // references' "Try it in the playground" links and their samples' first comment line, the landing page's list).
+  it.runIf(javaScriptEnabled)(
+    "opens the playground on each operation and example the pages link to",
+    async () => {
+      const addresses = new Set(
+        ["index.html", "management.html", "alerts.html"].flatMap((file) => [
+          ...readFileSync(join(docsDir, file), "utf8").matchAll(/playground\.html#([A-Za-z]+)(?:\/([A-Za-z0-9_-]+))?/g),
+        ]),
+      );
+      const wanted = [...new Map([...addresses].map(([address, operationId, example]) => [address, { address, operationId, example }])).values()];
+      expect(wanted.length).toBeGreaterThanOrEqual(operations.length);
+      const missed: string[] = [];
+      for (const { address, operationId, example } of wanted) {
+        const page = await browser.newPage();
+        await page.goto(new URL(address, docs.url).href);
+        await page.waitForSelector("body[data-ready=true]");
+        const opened = {
+          operationId: await page.getByRole("combobox", { name: "Operation" }).inputValue(),
+          example: await page.getByRole("combobox", { name: "Example" }).inputValue(),
+        };
+        if (opened.operationId !== operationId || (example !== undefined && opened.example !== example))
+          missed.push(`${address}: opened ${JSON.stringify(opened)}`);
+        await page.close();
+      }
+      expect(missed).toEqual([]);
+    },
+    60_000,
+  );
 
   // Followed before Redoc's script runs, or without it: with it, the navigation is Redoc's own links.
   it.skipIf(javaScriptEnabled)(
