@@ -246,14 +246,21 @@ export function withStaticReference(page, bundle) {
 
 /**
  * One address per operation, `#<operationId>` (the static reference's anchor, and what the playground links to):
- * before Redoc's script starts, this turns it (or the older `#operation/<operationId>`) into Redoc's own
- * `#/<tag>/<operationid>`, which Redoc opens; without scripts, the anchor is the static reference's section.
+ * this turns it (or the older `#operation/<operationId>`) into Redoc's own `#/<tag>/<operationid>`, which Redoc
+ * opens; without scripts, the anchor is the static reference's section. It runs before Redoc's script starts, and
+ * again on each change of the fragment (one typed in the address bar), ahead of Redoc's own listeners, which are
+ * added after it.
  */
 function routeScript(bundle) {
   const routes = Object.fromEntries(operationsOf(bundle).map((entry) => [entry.operationId, redocRoute(entry)]));
   return `<script>(() => {
   const routes = ${JSON.stringify(routes)};
-  const wanted = decodeURIComponent(location.hash.slice(1)).replace(/^operation[/]/, "");
-  if (Object.hasOwn(routes, wanted)) history.replaceState(history.state, "", routes[wanted]);
+  const toRedoc = () => {
+    const wanted = decodeURIComponent(location.hash.slice(1)).replace(/^operation[/]/, "");
+    if (Object.hasOwn(routes, wanted)) history.replaceState(history.state, "", routes[wanted]);
+  };
+  toRedoc();
+  addEventListener("popstate", toRedoc);
+  addEventListener("hashchange", toRedoc);
 })();</script>\n`;
 }
