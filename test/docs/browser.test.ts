@@ -34,8 +34,26 @@ afterAll(async () => {
   }
 });
 
+interface View {
+  page: Page;
+  problems: string[];
+  hosts: Set<string>;
+}
+
+/**
+ * The page at `path`, opened once for the file and kept: each test goes on from where the last one left it (every
+ * step opens what it needs from the navigation), since a load of a reference costs some 4 s of CPU. What the page
+ * recorded is its whole life's.
+ */
+const views = new Map<string, Promise<View>>();
+function open(path: string): Promise<View> {
+  const opened = views.get(path) ?? load(path);
+  views.set(path, opened);
+  return opened;
+}
+
 /** A page that records console errors, page errors and every host it sends a request to. */
-async function open(path: string): Promise<{ page: Page; problems: string[]; hosts: Set<string> }> {
+async function load(path: string): Promise<View> {
   const page = await browser.newPage();
   const problems: string[] = [];
   const hosts = new Set<string>();
