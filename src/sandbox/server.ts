@@ -66,14 +66,16 @@ function play(socket: Socket, request: IncomingMessage, response: ServerResponse
 /**
  * Closes a connection whose request body was not read. Destroyed at once, a socket with unread data sends a reset,
  * which can wipe the answer from the client's buffer before it is read; so the sandbox says it is done sending,
- * drains what keeps coming for half a second (1 MiB at most), and only then destroys it.
+ * drains what keeps coming for half a second, and only then destroys it. Past 1 MiB it stops reading instead (the
+ * client's writes then wait on a full window), but still waits out the half second: a client that sends fast and
+ * reads late, on a busy machine, got the reset before it read the answer.
  */
 function closeAfterAnswer(socket: Socket): void {
   let drained = 0;
   const timer = setTimeout(() => socket.destroy(), 500);
   socket.on("data", (chunk: Buffer) => {
     drained += chunk.length;
-    if (drained > maxBodyBytes) socket.destroy();
+    if (drained > maxBodyBytes) socket.pause();
   });
   socket.once("close", () => clearTimeout(timer));
   socket.end();
