@@ -20,7 +20,7 @@ export {
   TimeoutError,
   type ValidationIssue,
 } from "./client/errors.js";
-export type { AttemptContext, Hooks, ResponseContext } from "./client/hooks.js";
+export type { AttemptContext, Hooks, QueuedContext, ResponseContext } from "./client/hooks.js";
 export type { Logger, LogLevel } from "./client/logging.js";
 export { createManagementClient, type ManagementClient } from "./client/management-client.js";
 export { createMemoryRateLimitStore } from "./client/memory-store.js";

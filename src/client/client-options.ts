@@ -215,6 +215,7 @@ export function resolveCommonOptions(factory: string, api: InterfaceDescriptor, 
     validateResponses: options.validateResponses ?? false,
     // Stryker disable next-line StringLiteral: a level of "" logs nothing, as "off" does (no line's level ranks at or below it).
     log: createLog(options.logger ?? console, options.logLevel ?? "off"),
+    onQueued: checkedHook(factory, "onQueued", options.onQueued),
     onRequest: checkedHook(factory, "onRequest", options.onRequest),
     onResponse: checkedHook(factory, "onResponse", options.onResponse),
     rateLimit: checkedRateLimit(factory, api, options.rateLimit),

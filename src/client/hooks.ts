@@ -1,5 +1,5 @@
-// The per-attempt hooks a client takes (`onRequest`, `onResponse`): what they see, and how a request hook's
-// changes are taken back. Both run for every attempt of typed calls and `raw` alike, from the policy fetch.
+// The per-attempt hooks a client takes (`onQueued`, `onRequest`, `onResponse`): what they see, and how a request
+// hook's changes are taken back. All run for every attempt of typed calls and `raw` alike, from the policy fetch.
 import { type CallName, IngestionError } from "./errors.js";
 
 /** What a hook knows about the attempt it sees. */
@@ -10,12 +10,40 @@ export interface AttemptContext {
   attempt: number;
 }
 
-/** What `onResponse` knows: the attempt, and whether the client will send it again after this answer. */
+/** What `onResponse` knows: the attempt, and whether and when the client will send it again after this answer. */
 export interface ResponseContext extends AttemptContext {
   willRetry: boolean;
+  /**
+   * When `willRetry`, the milliseconds until the next attempt may go: its backoff, the wait a `Retry-After` asked
+   * for, or a 429's pause, after which the retry takes its turn in the rate-limit queue (`onQueued` says if it
+   * waits longer). Undefined when the client will not retry.
+   */
+  retryInMs: number | undefined;
+}
+
+/** What `onQueued` knows: an attempt that waits for its turn in its credential's rate-limit queue. */
+export interface QueuedContext extends AttemptContext {
+  /** The calls of the credential waiting for a turn in this client, this one included. */
+  waiting: number;
+  /**
+   * About how long until its turn, at the limit the client was told (`rateLimit`) and if nothing else of the
+   * credential sends meanwhile; undefined without a limit (the wait is then a 429's pause).
+   */
+  aboutMs: number | undefined;
+  /**
+   * The most this call still waits because of 429s (what is left of `maxRateLimitWaitMs`): past it the call ends
+   * with a RateLimitError, unsent. Waiting for the limit's own pace is not bounded by it.
+   */
+  maxRateLimitWaitMs: number;
 }
 
 export interface Hooks {
+  /**
+   * Runs when an attempt, retries included, has to wait for its turn in the rate-limit queue (most go at once and
+   * never call it): for a page or a log that shows the wait. A hook that throws fails the call when its turn
+   * comes, before anything is sent.
+   */
+  onQueued?: (context: QueuedContext) => void;
   /**
    * Runs before each attempt is sent, retries included. It may set or delete headers on `request.headers`, or
    * return a new `Request` for the same method and URL whose headers are then sent; the method, URL and body
@@ -56,6 +84,16 @@ export async function hookedHeaders(
   const headers = Object.fromEntries(final.headers);
   headers.authorization = attempt.headers.authorization as string;
   return headers;
+}
+
+/** Runs `onQueued`: what it throws, as the call's IngestionError, to be thrown when the turn comes. */
+export function runQueuedHook(onQueued: NonNullable<Hooks["onQueued"]>, { label, operationId }: CallName, context: QueuedContext): IngestionError | undefined {
+  try {
+    onQueued(context);
+    return undefined;
+  } catch (error) {
+    return new IngestionError(`${label}: the onQueued hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operationId });
+  }
 }
 
 /** Runs `onResponse`, turning what it throws into the call's IngestionError. */

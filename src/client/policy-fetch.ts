@@ -17,7 +17,7 @@ import {
   TimeoutError,
 } from "./errors.js";
 import type { OwnHeaders } from "./headers.js";
-import { type AttemptContext, type Hooks, hookedHeaders, runResponseHook } from "./hooks.js";
+import { type AttemptContext, type Hooks, hookedHeaders, runQueuedHook, runResponseHook } from "./hooks.js";
 import type { Log } from "./logging.js";
 import type { CredentialQueue, RateLimit, Ticket } from "./rate-limit.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";
@@ -41,6 +41,7 @@ export interface OutgoingCall {
 }
 
 export interface PolicyFetchConfig {
+  onQueued: Hooks["onQueued"] | undefined;
   onRequest: Hooks["onRequest"] | undefined;
   onResponse: Hooks["onResponse"] | undefined;
   /** The client's own headers, Authorization included. */
@@ -106,7 +107,20 @@ export function requestIdOf(response: Response, field: string | undefined, { jso
 }
 
 export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
-  const { ownHeaders, log, fetch: send, maxResponseBytes, requestIdField, errorKey, onRequest, onResponse, queue, rateLimit, maxRateLimitWaitMs } = config;
+  const {
+    ownHeaders,
+    log,
+    fetch: send,
+    maxResponseBytes,
+    requestIdField,
+    errorKey,
+    onQueued,
+    onRequest,
+    onResponse,
+    queue,
+    rateLimit,
+    maxRateLimitWaitMs,
+  } = config;
 
   /** What is sent: the client's headers, the call's over its defaults, and Accept and Authorization over both. */
   function headersOf({ body, headers }: OutgoingCall): Record<string, string> {
@@ -133,12 +147,24 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       else {
         const queuedAt = log ? performance.now() : 0;
         if (log) log("info", `${attemptLabel(call, retry, maxRetries)}: ${queuedLine(queue.waiting, rateLimit)}`);
+        const hookFailure =
+          onQueued &&
+          runQueuedHook(onQueued, policy, {
+            ...attemptContext(policy, retry),
+            waiting: queue.waiting,
+            aboutMs: paceWaitMs(queue.waiting, rateLimit),
+            maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
+          });
         try {
           ({ ticket, waitedMs } = await turn);
         } catch (error) {
           // A call answered 429 whose next wait would pass the bound ends with that answer, not as unsent.
           if (!requeued || !(error instanceof RateLimitError)) throw error;
           return notRetried(requeued, `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)`);
+        }
+        if (hookFailure) {
+          queue.release(ticket);
+          throw hookFailure;
         }
         log?.("info", `${attemptLabel(call, retry, maxRetries)}: waited ${Math.round(performance.now() - queuedAt)} ms for its turn in the rate-limit queue`);
       }
@@ -202,7 +228,8 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       }
       if (response.ok) {
         log?.("info", outcome(call, retry, maxRetries, response, started, requestIdField));
-        if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: false });
+        if (onResponse)
+          await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: false, retryInMs: undefined });
         const body = bodyOf(response);
         // A successful body that is not JSON is not the contract's, whoever reads it (openapi-fetch would throw a bare SyntaxError).
         if (body.text !== "" && !body.isJson) throw notJson(policy, response, body, requestIdField);
@@ -215,6 +242,8 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       // What is left of the call's bound: a 429's wait counts against it with the waits it already had.
       const leftMs = maxRateLimitWaitMs - (limited ? waitedMs : 0);
       const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= leftMs);
+      // A 429's retry waits in the queue for the pause; any other, here, for what its answer asked or the backoff.
+      const retryInMs = again ? (waitMs ?? backoffMs(retry)) : undefined;
       if (limited) {
         // Every call of the credential stops for the wait, this one included, even when it will not retry.
         const read = bodyOf(response);
@@ -230,9 +259,9 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         await untilAborted(queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number))), caller);
       }
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
-      if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again });
+      if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again, retryInMs });
       if (again && limited) requeued = response;
-      else if (again) await sleep(waitMs ?? backoffMs(retry), caller);
+      else if (again) await sleep(retryInMs as number, caller);
       else if (limited)
         return notRetried(response, retry === maxRetries ? `maxRetries (${maxRetries}) reached` : waitTooLong(waitMs as number, leftMs, maxRateLimitWaitMs));
       else return response;
@@ -252,12 +281,16 @@ function waitTooLong(waitMs: number, leftMs: number, maxWaitMs: number): string 
   return `the wait (${waitMs} ms) is longer than ${bound}`;
 }
 
+/** About how long `waiting` calls take to leave at the limit's pace: a window for each `requests` of them. */
+function paceWaitMs(waiting: number, limit: RateLimit | undefined): number | undefined {
+  return limit && Math.ceil(waiting / limit.requests) * limit.intervalMs;
+}
+
 /** The log line of a call that joins the rate-limit queue: how many wait, and about how long that takes. */
 function queuedLine(waiting: number, limit: RateLimit | undefined): string {
   const line = `waits for its turn in the rate-limit queue, ${waiting} call${waiting === 1 ? "" : "s"} waiting`;
   if (!limit) return `${line}, paused or slowed by a 429`;
-  const aboutS = (Math.ceil(waiting / limit.requests) * limit.intervalMs) / 1000;
-  return `${line}: about ${aboutS} s at ${limit.requests} per ${limit.intervalMs / 1000} s`;
+  return `${line}: about ${(paceWaitMs(waiting, limit) as number) / 1000} s at ${limit.requests} per ${limit.intervalMs / 1000} s`;
 }
 
 function attemptContext({ operationId }: CallPolicy, retry: number): AttemptContext {

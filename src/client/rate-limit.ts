@@ -189,9 +189,13 @@ export class CredentialQueue {
     bestEffort(() => this.#store.answered(this.#key, limit, ticket));
   }
 
-  /** The send `ticket` names will not be made (its call was cancelled, or its hook failed): it costs nothing. */
+  /**
+   * The send `ticket` names will not be made (its call was cancelled, or its hook failed): it costs nothing. The
+   * call waiting next asks again once the store has it back, instead of waiting out what the store said while the
+   * send still counted.
+   */
   release(ticket: Ticket): void {
-    bestEffort(() => this.#store.release(this.#key, ticket));
+    void bestEffort(() => this.#store.release(this.#key, ticket)).then(() => this.#wake?.());
   }
 
   /**

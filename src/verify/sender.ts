@@ -83,6 +83,7 @@ export function createSender(options: SenderOptions): (request: Outgoing) => Pro
     Object.entries(headersFor).map(([kind, headers]) => [
       kind,
       createPolicyFetch({
+        onQueued: undefined,
         onRequest: undefined,
         onResponse: undefined,
         ownHeaders: headers,

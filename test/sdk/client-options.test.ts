@@ -154,7 +154,7 @@ describe("rateLimit and hooks", () => {
     expect(refusalOf({ rateLimit: null as never })).toEqual(new IngestionError("createManagementClient: rateLimit must be { requests, intervalMs } or false"));
   });
 
-  it.each(["onRequest", "onResponse"])("refuses an %s that is not a function, naming it", (option) => {
+  it.each(["onQueued", "onRequest", "onResponse"])("refuses an %s that is not a function, naming it", (option) => {
     expect(refusalOf({ [option]: "log" })).toEqual(new IngestionError(`createManagementClient: ${option} must be a function`));
   });
 });

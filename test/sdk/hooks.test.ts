@@ -65,14 +65,16 @@ describe("onResponse", () => {
       },
       call,
       new Response("{}"),
-      { ...context, willRetry: false },
+      { ...context, willRetry: false, retryInMs: undefined },
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(IngestionError);
     expect(error).toMatchObject({ message: "createPipe POST /v1/pipes: the onResponse hook failed: audit log full", cause, operationId: "createPipe" });
   });
 
   it("names what a hook threw that is not an Error", async () => {
-    const error = await runResponseHook(() => Promise.reject("no"), call, new Response("{}"), { ...context, willRetry: true }).catch((e: unknown) => e);
+    const error = await runResponseHook(() => Promise.reject("no"), call, new Response("{}"), { ...context, willRetry: true, retryInMs: 500 }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ message: "createPipe POST /v1/pipes: the onResponse hook failed: no", cause: "no" });
   });
 });

@@ -27,6 +27,7 @@ function scripted(answers: Answer[] | ((url: string) => Response), config: Parti
     return typeof next === "function" ? next(init) : next;
   };
   const policyFetch = createPolicyFetch({
+    onQueued: undefined,
     onRequest: undefined,
     onResponse: undefined,
     ownHeaders: client,
@@ -464,5 +465,111 @@ describe("a 429 the policy does not retry", () => {
     const { policyFetch, lines } = scripted([answer(429, { "x-ratelimit-reset": "0.05" }), ok()]);
     await policyFetch(getPipe({}, 1));
     expect(lines).toContain("info getPipe #2 of 2: waits for its turn in the rate-limit queue, 1 call waiting, paused or slowed by a 429");
+  });
+});
+
+describe("what the hooks are told of the waits", () => {
+  afterEach(() => vi.useRealTimers());
+
+  type Seen = { status: number; attempt: number; willRetry: boolean; retryInMs: number | undefined };
+  const seenBy =
+    (seen: Seen[]) =>
+    (response: Response, { attempt, willRetry, retryInMs }: { attempt: number; willRetry: boolean; retryInMs: number | undefined }) => {
+      seen.push({ status: response.status, attempt, willRetry, retryInMs });
+    };
+
+  it("onResponse's retryInMs is the wait a 503's Retry-After asks for, and the retry goes after it, not before", async () => {
+    vi.useFakeTimers();
+    const seen: Seen[] = [];
+    const { policyFetch, sent } = scripted([answer(503, { "retry-after": "2" }), ok()], { onResponse: seenBy(seen) });
+    const call = policyFetch(getPipe({}, 1));
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await call;
+    expect(sent).toHaveLength(2);
+    expect(seen).toEqual([
+      { status: 503, attempt: 1, willRetry: true, retryInMs: 2_000 },
+      { status: 200, attempt: 2, willRetry: false, retryInMs: undefined },
+    ]);
+  });
+
+  it("onResponse's retryInMs is the backoff it then waits, when the answer names no wait", async () => {
+    vi.useFakeTimers();
+    const seen: Seen[] = [];
+    const { policyFetch, sent } = scripted([answer(502), ok()], { onResponse: seenBy(seen) });
+    const call = policyFetch(getPipe({}, 1));
+    await vi.advanceTimersByTimeAsync(0);
+    const [first] = seen;
+    // The first backoff: 500 ms less up to a quarter of it, at random.
+    expect(first?.retryInMs).toBeGreaterThanOrEqual(375);
+    expect(first?.retryInMs).toBeLessThanOrEqual(500);
+    await vi.advanceTimersByTimeAsync((first?.retryInMs as number) - 1);
+    expect(sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await call;
+    expect(sent).toHaveLength(2);
+  });
+
+  it("onResponse's retryInMs is a 429's pause; undefined on the answer it will not retry", async () => {
+    const seen: Seen[] = [];
+    const { policyFetch } = scripted([answer(429, { "retry-after": "0" }), answer(429, { "retry-after": "0" })], { onResponse: seenBy(seen) });
+    await policyFetch(getPipe({}, 1));
+    expect(seen).toEqual([
+      { status: 429, attempt: 1, willRetry: true, retryInMs: 0 },
+      { status: 429, attempt: 2, willRetry: false, retryInMs: undefined },
+    ]);
+  });
+
+  it("onQueued tells of an attempt that waits for its turn: how many wait, about how long, and what is left of the bound", async () => {
+    const queued: unknown[] = [];
+    const { policyFetch, sent } = scripted(() => ok(), {
+      rateLimit: { requests: 2, intervalMs: 200 },
+      onQueued: (context) => queued.push(context),
+    });
+    vi.useFakeTimers();
+    const calls = [1, 2, 3, 4, 5].map(() => policyFetch(getPipe()));
+    // The first two go at once and never call it.
+    expect(queued).toEqual([
+      { operationId: "getPipe", attempt: 1, waiting: 1, aboutMs: 200, maxRateLimitWaitMs: 60_000 },
+      { operationId: "getPipe", attempt: 1, waiting: 2, aboutMs: 200, maxRateLimitWaitMs: 60_000 },
+      { operationId: "getPipe", attempt: 1, waiting: 3, aboutMs: 400, maxRateLimitWaitMs: 60_000 },
+    ]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await Promise.all(calls);
+    expect(sent).toHaveLength(5);
+  });
+
+  it("onQueued that throws fails its call when its turn comes, sending nothing, and the turn goes to the next call", async () => {
+    const cause = new Error("no room on the page");
+    let throws = true;
+    const { policyFetch, sent } = scripted(() => ok(), {
+      rateLimit: { requests: 1, intervalMs: 100 },
+      onQueued: () => {
+        if (throws) {
+          throws = false;
+          throw cause;
+        }
+      },
+    });
+    vi.useFakeTimers();
+    const first = policyFetch(getPipe());
+    const failing = policyFetch(getPipe()).catch((error: unknown) => error);
+    let thirdSent = false;
+    const third = policyFetch(getPipe()).then(() => {
+      thirdSent = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent).toHaveLength(1);
+    // One window (100 ms and the 50 ms margin): the failing call's turn comes, and goes on to the third.
+    await vi.advanceTimersByTimeAsync(150);
+    expect(await failing).toMatchObject({
+      message: "getPipe GET /v1/pipes/{pipeId}: the onQueued hook failed: no room on the page",
+      cause,
+      operationId: "getPipe",
+    });
+    expect(thirdSent).toBe(true);
+    await Promise.all([first, third]);
+    expect(sent).toHaveLength(2);
   });
 });
