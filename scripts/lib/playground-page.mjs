@@ -87,12 +87,19 @@ textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monos
 #body:has([aria-invalid=true]) .cm-editor { border-color: #cf222e; }
 fieldset { border: 1px solid #d1d9e0; border-radius: 6px; margin: 0.8rem 0; }
 .help { color: #59636e; font-size: 0.85rem; margin: 0.2rem 0; }
-#operation-line code { overflow-wrap: anywhere; }
+/* The path breaks after its slashes (the script puts a <wbr> there), never inside a name. */
+#operation-line code { overflow-wrap: normal; }
+/* The form and the panes show once the script has filled them (some 170 ms): shown empty first, they moved as
+   they filled (CLS 0.05 to 0.16). Without scripts the header says the page needs them. */
+body:not([data-ready]) main { visibility: hidden; }
+/* A grid column grows to its widest line unless told it may be narrower: the panes' long lines scroll in their pre. */
+.output { min-width: 0; }
 .issues { color: #cf222e; margin: 0.3rem 0; padding-left: 1.2rem; }
 .actions { display: flex; gap: 0.5rem; align-items: end; }
 .actions label { margin: 0; }
 button { padding: 0.35rem 1rem; border-radius: 6px; border: 1px solid #d1d9e0; background: #f6f8fa; cursor: pointer; }
-button#send { background: #1f883d; color: white; border-color: #1a7f37; }
+button#send { background: #1f883d; color: white; border-color: #1a7f37; min-width: 6rem; }
+button#send.cancel { background: #cf222e; border-color: #a40e26; }
 button:focus-visible, select:focus-visible, input:focus-visible, textarea:focus-visible { outline: 2px solid #0969da; outline-offset: 1px; }
 section { border-bottom: 1px solid #d1d9e0; padding-bottom: 0.5rem; }
 section h2 { font-size: 1.1rem; margin: 0.6rem 0 0.3rem; }

@@ -24,13 +24,23 @@ const headerLines = (headers: [string, string][]) => headers.map(([name, value])
 // The fields of the SDK's errors worth showing, beside the class and the message.
 const errorFields = ["status", "retryAfterMs", "requestId", "operationId", "issues", "body"] as const;
 
-/** Shows the records of one send (one per call); `note` replaces them when nothing was called. */
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+// What "Response" and "Result" say before anything is sent.
+const noAnswer = "No answer yet.";
+const noResult = "What the SDK returns, or the error it throws.";
+
+/**
+ * Shows the records of one send (one per call), as far as each has gone: an attempt waiting for its turn, sent, or
+ * answered, and the wait before the next; the result once the call is over. `note` says, once, why nothing shows.
+ */
 export function renderCall(records: CallRecord[], note?: string): void {
   const request = view("request-view");
   const response = view("response-view");
   const result = view("result-view");
   if (note !== undefined) {
-    for (const region of [request, response, result]) region.replaceChildren(block("p", note, "note"));
+    request.replaceChildren(block("p", note, "note"));
+    response.replaceChildren(block("p", noAnswer, "note"));
+    result.replaceChildren(block("p", noResult, "note"));
     return;
   }
   request.replaceChildren();
@@ -39,20 +49,28 @@ export function renderCall(records: CallRecord[], note?: string): void {
   records.forEach(({ attempts, outcome }, index) => {
     const call = records.length > 1 ? `Call ${index + 1} of ${records.length}, ` : "";
     if (attempts.length === 0) {
-      const nothing = `${call}nothing was sent: the SDK refused the request before sending it.`;
+      const nothing = outcome ? `${call}nothing was sent: the SDK refused the request before sending it.` : `${call}about to be sent.`;
       request.append(block("p", nothing, "note"));
       response.append(block("p", nothing, "note"));
     }
-    for (const { attempt, at, request: sent, response: answer } of attempts) {
-      request.append(
-        block("h3", `${call}attempt ${attempt} · sent at +${at} ms`),
-        block("pre", [`${sent.method} ${sent.url}`, headerLines(sent.headers), ...(sent.body ? ["", pretty(sent.body)] : [])].join("\n")),
-      );
-      if (!answer) {
-        response.append(block("h3", `${call}attempt ${attempt}: no answer`));
-        continue;
+    attempts.forEach(({ attempt, queued, at, request: sent, response: answer }, index) => {
+      const waited = queued ? `waited for its turn from +${queued.at} ms` : "";
+      if (at === undefined) {
+        // A retry after a 429 waits in the queue for the pause the server asked for, then for its turn.
+        const asked = attempts[index - 1]?.response?.retryInMs;
+        const why = asked === undefined ? "" : `: ${seconds(asked)} the server asked for, then its turn`;
+        const about = queued?.aboutMs === undefined ? "" : `, about ${seconds(queued.aboutMs)}`;
+        request.append(block("h3", `${call}attempt ${attempt} · waiting since +${queued?.at} ms${why} (rate-limit queue: ${queued?.waiting} waiting${about})`));
+        return;
       }
-      const then = answer.willRetry ? " · the SDK will send it again" : "";
+      request.append(block("h3", `${call}attempt ${attempt} · sent at +${at} ms${waited && ` (${waited})`}`));
+      if (sent)
+        request.append(block("pre", [`${sent.method} ${sent.url}`, headerLines(sent.headers), ...(sent.body ? ["", pretty(sent.body)] : [])].join("\n")));
+      if (!answer) {
+        response.append(block("h3", `${call}attempt ${attempt}: ${outcome ? "no answer" : "waiting for the answer"}`));
+        return;
+      }
+      const then = answer.willRetry ? ` · the SDK will send it again${answer.retryInMs === undefined ? "" : ` in ${seconds(answer.retryInMs)}`}` : "";
       response.append(
         block(
           "h3",
@@ -61,12 +79,30 @@ export function renderCall(records: CallRecord[], note?: string): void {
         ),
         block("pre", [headerLines(answer.headers), ...(answer.body ? ["", pretty(answer.body)] : [])].join("\n")),
       );
+    });
+    const last = attempts.at(-1)?.response;
+    if (!outcome && last?.willRetry) {
+      request.append(
+        block("p", `${call}attempt ${(attempts.at(-1)?.attempt ?? 0) + 1} ${last.retryInMs === undefined ? "next" : `in ${seconds(last.retryInMs)}`}`, "note"),
+      );
+    }
+    if (!outcome) {
+      result.append(block("p", `${call}running…`, "note"));
+      return;
     }
     if ("value" in outcome) {
       result.append(block("h3", `${call}the SDK returned`, "ok"), block("pre", json(outcome.value)));
       return;
     }
     const error = outcome.error as Error & Record<string, unknown>;
+    if (error?.name === "AbortError" && cancelled(error)) {
+      const sentCount = attempts.filter(({ at }) => at !== undefined).length;
+      result.append(
+        block("h3", `${call}cancelled`, "failed"),
+        block("p", `You cancelled the call: the SDK sent ${sentCount} attempt${sentCount === 1 ? "" : "s"} (above), and sends nothing more.`, "message"),
+      );
+      return;
+    }
     const fields = Object.fromEntries(errorFields.filter((name) => error[name] !== undefined).map((name) => [name, error[name]]));
     result.append(
       block("h3", `${call}the SDK threw ${error.name}`, "failed"),
@@ -75,6 +111,10 @@ export function renderCall(records: CallRecord[], note?: string): void {
     );
   });
 }
+
+/** The reason the page gives when the reader presses Cancel. */
+export const cancelReason = () => new DOMException("the reader cancelled the call", "AbortError");
+const cancelled = (error: Error) => error.message === "the reader cancelled the call";
 
 /** The sandbox's data, as `GET /_sandbox/state` answers it. */
 export function renderState(state: unknown): void {

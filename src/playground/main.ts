@@ -5,10 +5,10 @@ import type { RateLimit } from "../client/rate-limit.js";
 import { issuesOf } from "../client/validation.js";
 import { playgroundFragment } from "./address.js";
 import { createBodyEditor } from "./body-editor.js";
-import { renderCall, renderState } from "./call-view.js";
+import { cancelReason, renderCall, renderState } from "./call-view.js";
 import { codeSample, sampleLanguages } from "./code-samples.js";
 import { type EditedRequest, type PlaygroundOperation, playgroundOperations } from "./operations.js";
-import { type ClientSettings, PlaygroundSession } from "./session.js";
+import { type CallRecord, type ClientSettings, PlaygroundSession } from "./session.js";
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -27,6 +27,16 @@ const sandboxLimits: Record<string, RateLimit | undefined> = {
   strict: { requests: 2, intervalMs: 10_000 },
   contract: { requests: 10, intervalMs: 10_000 },
 };
+
+/** A path as code that a narrow screen wraps after a slash, never inside a name. */
+function wrappingAtSlashes(text: string): HTMLElement {
+  const code = document.createElement("code");
+  text.split("/").forEach((part, index) => {
+    if (index > 0) code.append("/", document.createElement("wbr"));
+    code.append(part);
+  });
+  return code;
+}
 
 function start(): void {
   const form = element<HTMLFormElement>("call");
@@ -53,6 +63,11 @@ function start(): void {
   });
   const session = new PlaygroundSession(settings());
   let operation = playgroundOperations[0] as PlaygroundOperation;
+  /**
+   * The id of what the reader last created, by the path of the item it names (`POST /api/v2/alerts` returned an id:
+   * `/api/v2/alerts/{`): the operation that reads it (`getAlert`) takes it for its path parameter, not the seed's.
+   */
+  const created = new Map<string, string>();
   // In the body editor, Enter is a new line; Ctrl+Enter (or Cmd+Enter) sends.
   const body = createBodyEditor(element("body"), {
     label: "Body",
@@ -68,6 +83,8 @@ function start(): void {
 
   /** Shows `next` with its example `key` (its first when unknown), and says so in the address. */
   function choose(next: PlaygroundOperation, key: string | undefined): void {
+    // What was sent belongs to the operation it was sent by.
+    if (next !== operation) renderCall([], `Nothing sent yet with ${next.operationId}.`);
     operation = next;
     operationPicker.value = next.operationId;
     examplePicker.replaceChildren(...next.examples.map((example) => new Option(example.summary, example.key)));
@@ -75,7 +92,7 @@ function start(): void {
     if (!example) return;
     examplePicker.value = example.key;
     operationLine.replaceChildren(
-      Object.assign(document.createElement("code"), { textContent: `${next.method} ${next.path}` }),
+      wrappingAtSlashes(`${next.method} ${next.path}`),
       ` ${next.summary} · `,
       Object.assign(document.createElement("a"), { href: `${next.api}.html#${next.operationId}`, textContent: "reference" }),
     );
@@ -96,7 +113,7 @@ function start(): void {
     parameters.replaceChildren(
       ...operation.parameters.map((parameter) => {
         const label = document.createElement("label");
-        const value = parameter.in === "path" ? request.path[parameter.name] : request.query[parameter.name];
+        const value = parameter.in === "path" ? (createdFor(parameter.name) ?? request.path[parameter.name]) : request.query[parameter.name];
         const input = parameter.multiple ? document.createElement("textarea") : document.createElement("input");
         input.name = parameter.name;
         // Its name alone, without the hint beside it: "serviceId", as the contract and the SDK call it.
@@ -150,12 +167,39 @@ function start(): void {
     code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value as (typeof sampleLanguages)[number]);
   }
 
-  // Not `disabled` while busy: a disabled button loses the keyboard's focus.
-  let busy = false;
+  /** The id the reader last created that `operation`'s path parameter `name` names, if any. */
+  function createdFor(name: string): string | undefined {
+    const end = `{${name}}`;
+    return operation.path.endsWith(end) ? created.get(operation.path.slice(0, -end.length)) : undefined;
+  }
+
+  /** Remembers the id a POST returned, for the operation that reads that item. */
+  function remember(records: CallRecord[]): void {
+    if (operation.method !== "POST") return;
+    for (const { outcome } of records) {
+      const id = outcome && "value" in outcome ? (outcome.value as { id?: unknown } | null)?.id : undefined;
+      if (typeof id === "string") created.set(`${operation.path}/`, id);
+    }
+  }
+
+  // While calls run, Send is Cancel: pressing it aborts them through their signal. Not `disabled` while busy: a
+  // disabled button loses the keyboard's focus.
+  let running: AbortController | undefined;
+  function setRunning(next: AbortController | undefined): void {
+    running = next;
+    send.textContent = next ? "Cancel" : "Send";
+    send.classList.toggle("cancel", next !== undefined);
+    if (next) send.setAttribute("aria-busy", "true");
+    else send.removeAttribute("aria-busy");
+  }
+
   async function sendNow(): Promise<void> {
-    if (busy) return;
-    busy = true;
-    send.setAttribute("aria-busy", "true");
+    if (running) {
+      running.abort(cancelReason());
+      return;
+    }
+    const control = new AbortController();
+    setRunning(control);
     try {
       const { request: now, notJson } = request();
       if (notJson) {
@@ -165,14 +209,22 @@ function start(): void {
       session.configure(settings());
       const answer = answerPicker.value === "" ? undefined : Number(answerPicker.value);
       const count = Math.min(20, Math.max(1, Math.trunc(Number(times.value) || 1)));
-      const records = await session.sendMany(operation, now, answer, count);
+      // Each step of each call is shown as it happens, at most once a frame.
+      let frame = 0;
+      const progress = (records: CallRecord[]) => {
+        cancelAnimationFrame(frame);
+        frame = requestAnimationFrame(() => renderCall(records));
+      };
+      const records = await session.sendMany(operation, now, answer, count, { signal: control.signal, progress });
+      cancelAnimationFrame(frame);
       // None when Reset (or a new sandbox rate limit) replaced the sandbox meanwhile: the page already says so.
       if (!records) return;
       renderCall(records);
+      remember(records);
       renderState(session.state);
+      element("result-title").scrollIntoView({ block: "nearest" });
     } finally {
-      busy = false;
-      send.removeAttribute("aria-busy");
+      setRunning(undefined);
       // How many sends have finished, for a test (or a reader's script) to wait on.
       document.body.dataset.sends = String(Number(document.body.dataset.sends ?? 0) + 1);
     }
@@ -194,17 +246,18 @@ function start(): void {
   language.addEventListener("change", edited);
   sandboxLimit.addEventListener("change", () => {
     session.limitSandbox(sandboxLimits[sandboxLimit.value]);
-    if (busy) renderCall([], "The calls still waiting were stopped: the sandbox was replaced by one with the new rate limit.");
+    if (running) renderCall([], "The calls still waiting were stopped: the sandbox was replaced by one with the new rate limit.");
     renderState(session.state);
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     void sendNow();
   });
+  // The reader's choices stay (the sandbox's rate limit, the calls at once, the SDK options): only the data goes.
   element<HTMLButtonElement>("reset").addEventListener("click", () => {
     session.reset();
-    sandboxLimit.value = "off";
-    renderCall([], "The sandbox holds its seed again, and the SDK nothing of the calls before.");
+    created.clear();
+    renderCall([], "Reset: the sandbox holds its seed again, and the SDK nothing of the calls before; your choices stay.");
     renderState(session.state);
     openAddress();
   });

@@ -15,19 +15,31 @@ export interface ClientSettings {
   maxRateLimitWaitMs: number;
 }
 
-/** One attempt as it went over the in-page wire (`request` is filled as the SDK's fetch sends it). */
+/**
+ * One attempt, as the SDK's hooks and the in-page wire tell of it while it goes: its wait for a turn in the rate-limit
+ * queue (`onQueued`), its send (`onRequest`, then the request as the SDK's fetch sends it), its answer, and whether
+ * and when the SDK sends it again (`onResponse`).
+ */
 export interface Attempt {
   attempt: number;
+  /** It waited for its turn: from when, in ms from the call, how many calls waited, about how long at the pace. */
+  queued?: { at: number; waiting: number; aboutMs: number | undefined };
   /** When the SDK sent it, in ms from the call: a retry's pause and a turn waited in the queue show between attempts. */
-  at: number;
-  request: { method: string; url: string; headers: [string, string][]; body: string };
-  response?: { status: number; statusText: string; headers: [string, string][]; body: string; ms: number; willRetry: boolean };
+  at?: number;
+  request?: { method: string; url: string; headers: [string, string][]; body: string };
+  response?: { status: number; statusText: string; headers: [string, string][]; body: string; ms: number; willRetry: boolean; retryInMs: number | undefined };
 }
 
-/** One call: its attempts, and what the SDK gave back: a value, or the error it threw. */
+/** One call: its attempts, and what the SDK gave back (a value, or the error it threw); no outcome while it runs. */
 export interface CallRecord {
   attempts: Attempt[];
-  outcome: { value: unknown } | { error: unknown };
+  outcome?: { value: unknown } | { error: unknown };
+}
+
+/** How a send is followed and stopped: `progress` is told each step of every call, `signal` cancels them all. */
+export interface SendControl {
+  signal: AbortSignal;
+  progress: (records: CallRecord[]) => void;
 }
 
 // The credential's secret never shows: its scheme stays, so the reader sees which one was sent.
@@ -49,11 +61,10 @@ export class PlaygroundSession {
   }
 
   /**
-   * The seed back, in a new sandbox without a rate limit: what the SDK held for the old one's address (a 429's pause)
-   * goes with it, and calls still waiting on it are aborted.
+   * The seed back, in a new sandbox with the same rate limit: what the SDK held for the old one's address (a 429's
+   * pause) goes with it, and calls still waiting on it are aborted.
    */
   reset(): void {
-    this.sandboxLimit = undefined;
     this.start();
   }
 
@@ -72,22 +83,38 @@ export class PlaygroundSession {
    * `prefer` asks the sandbox for a status the operation declares. Undefined when the sandbox was replaced (reset, or
    * a new rate limit) before the calls ended: they were aborted, and their records tell of a sandbox that is gone.
    */
-  async sendMany(operation: PlaygroundOperation, request: EditedRequest, prefer: number | undefined, times: number): Promise<CallRecord[] | undefined> {
+  async sendMany(
+    operation: PlaygroundOperation,
+    request: EditedRequest,
+    prefer: number | undefined,
+    times: number,
+    control: SendControl,
+  ): Promise<CallRecord[] | undefined> {
     const sandbox = this.sandbox;
-    const { signal } = this.calls;
-    const records = await Promise.all(Array.from({ length: times }, () => this.send(operation, request, prefer, signal)));
+    // The reader's Cancel, or the sandbox replaced: either stops every call of the send.
+    const signal = AbortSignal.any([this.calls.signal, control.signal]);
+    const records: CallRecord[] = Array.from({ length: times }, () => ({ attempts: [] }));
+    const progress = () => control.progress(records);
+    await Promise.all(records.map((record) => this.send(operation, request, prefer, signal, record, progress)));
     return this.sandbox === sandbox ? records : undefined;
   }
 
-  private async send(operation: PlaygroundOperation, request: EditedRequest, prefer: number | undefined, signal: AbortSignal): Promise<CallRecord> {
-    const attempts: Attempt[] = [];
-    const clients = this.clientsRecordingInto(attempts, performance.now());
+  private async send(
+    operation: PlaygroundOperation,
+    request: EditedRequest,
+    prefer: number | undefined,
+    signal: AbortSignal,
+    record: CallRecord,
+    progress: () => void,
+  ): Promise<void> {
+    const clients = this.clientsRecordingInto(record.attempts, performance.now(), progress);
     try {
       const value = await operation.call(clients, request, { signal, ...(prefer !== undefined && { headers: { Prefer: `code=${prefer}` } }) });
-      return { attempts, outcome: { value } };
+      record.outcome = { value };
     } catch (error) {
-      return { attempts, outcome: { error } };
+      record.outcome = { error };
     }
+    progress();
   }
 
   private start(seed?: unknown): void {
@@ -99,11 +126,13 @@ export class PlaygroundSession {
 
   /**
    * Clients of one call, so its attempts are its own when calls overlap. They share the sandbox's address, and with
-   * it the SDK's rate-limit queue and pauses, as one process's clients do. The hooks number the attempts and say
-   * whether the SDK will send again; the fetch between the SDK and the sandbox sees each exactly as it went.
+   * it the SDK's rate-limit queue and pauses, as one process's clients do. The hooks tell of each attempt's wait, its
+   * send and whether and when the SDK sends again; the fetch between the SDK and the sandbox sees each exactly as it
+   * went. Each step is told to `progress` as it happens.
    */
-  private clientsRecordingInto(attempts: Attempt[], started: number): Clients {
+  private clientsRecordingInto(attempts: Attempt[], started: number, progress: () => void): Clients {
     const sandbox = this.sandbox;
+    const since = () => Math.round(performance.now() - started);
     const recordingFetch: typeof fetch = async (input, init) => {
       const request = new Request(input, init);
       const current = attempts.at(-1);
@@ -115,6 +144,7 @@ export class PlaygroundSession {
         body: await request.clone().text(),
       };
       if (current) current.request = sent;
+      progress();
       const response = await sandbox.fetch(request);
       if (current) {
         current.response = {
@@ -124,6 +154,7 @@ export class PlaygroundSession {
           body: await response.clone().text(),
           ms: Math.round(performance.now() - sentAt),
           willRetry: false,
+          retryInMs: undefined,
         };
       }
       return response;
@@ -134,12 +165,19 @@ export class PlaygroundSession {
       maxRetries: this.settings.maxRetries,
       maxRateLimitWaitMs: this.settings.maxRateLimitWaitMs,
       ...(!this.settings.paced && { rateLimit: false }),
-      onRequest: (_request, { attempt }) => {
-        attempts.push({ attempt, at: Math.round(performance.now() - started), request: { method: "", url: "", headers: [], body: "" } });
+      onQueued: ({ attempt, waiting, aboutMs }) => {
+        attempts.push({ attempt, queued: { at: since(), waiting, aboutMs } });
+        progress();
       },
-      onResponse: (_response, { willRetry }) => {
+      onRequest: (_request, { attempt }) => {
+        const waited = attempts.at(-1);
+        if (waited?.attempt === attempt && waited.at === undefined) waited.at = since();
+        else attempts.push({ attempt, at: since() });
+      },
+      onResponse: (_response, { willRetry, retryInMs }) => {
         const current = attempts.at(-1)?.response;
-        if (current) current.willRetry = willRetry;
+        if (current) Object.assign(current, { willRetry, retryInMs });
+        progress();
       },
     };
     return {

@@ -68,6 +68,8 @@ async function send(page: Page): Promise<void> {
 }
 
 const regionText = (page: Page, name: string) => page.getByRole("region", { name, exact: true }).innerText();
+/** What a pane shows under its heading: "Request", "Response" or "Result". */
+const paneText = (page: Page, name: "Request" | "Response" | "Result") => page.locator(`#${name.toLowerCase()}-view`).innerText();
 const stateOf = async (page: Page) => JSON.parse(await page.locator("#state-view").innerText());
 /** The body of the last answer shown in "Response" (the text after its headers). */
 async function lastAnswerBody(page: Page): Promise<unknown> {
@@ -310,18 +312,109 @@ describe.each([
     await page.waitForTimeout(500);
     await page.getByRole("button", { name: "Reset sandbox" }).click();
     expect(await stateOf(page)).toEqual(JSON.parse(JSON.stringify(exampleSeed())));
-    expect(await page.getByRole("combobox", { name: "Sandbox rate limit" }).inputValue()).toBe("off");
+    // The reader's choices stay: the sandbox's limit, the calls at once, the SDK's options.
+    expect(await page.getByRole("combobox", { name: "Sandbox rate limit" }).inputValue()).toBe("strict");
+    expect(await page.getByRole("spinbutton", { name: "Calls at once" }).inputValue()).toBe("3");
+    expect(await page.getByRole("spinbutton", { name: "maxRateLimitWaitMs" }).inputValue()).toBe("120000");
     await page.waitForTimeout(500);
-    expect(await regionText(page, "Result")).toContain("The sandbox holds its seed again");
-    // The pause the 429 asked for went with the old sandbox, and so did its limit: three calls are answered at once.
+    // Said once, not in each pane.
+    expect(await regionText(page, "Request")).toContain("the sandbox holds its seed again");
+    expect(await paneText(page, "Response")).toBe("No answer yet.");
+    expect(await paneText(page, "Result")).toBe("What the SDK returns, or the error it throws.");
+    // The pause the 429 asked for went with the old sandbox: two calls, the new sandbox's limit, are answered at once.
+    await page.getByRole("spinbutton", { name: "Calls at once" }).fill("2");
     const started = Date.now();
     await send(page);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await regionText(page, "Response")).not.toMatch(/: 429\b/);
-    expect((await regionText(page, "Result")).match(/the SDK returned/g)).toHaveLength(3);
+    expect((await regionText(page, "Result")).match(/the SDK returned/g)).toHaveLength(2);
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("shows each attempt as it goes, turns Send into Cancel, and a Cancel stops the call having sent what it shows", async () => {
+    const { page, problems } = await open("#getPipeSettings");
+    await page.getByRole("combobox", { name: "Answer" }).selectOption("429");
+    await page.getByRole("button", { name: "Send" }).click();
+    // The 429 asks for 10 s: the retry waits in the rate-limit queue, and the page says so while it does.
+    await expect.poll(() => regionText(page, "Response"), { timeout: 5_000 }).toMatch(/attempt 1: 429 .* the SDK will send it again in 10 s/);
+    await expect.poll(() => regionText(page, "Request")).toMatch(/attempt 2 · waiting since \+\d+ ms: 10 s the server asked for, then its turn/);
+    expect(await regionText(page, "Request")).toMatch(/attempt 1 · sent at \+\d+ ms\nGET /);
+    expect(await paneText(page, "Result")).toBe("running…");
+    const button = page.locator("#send");
+    expect(await button.innerText()).toBe("Cancel");
+    if (mode === "file") {
+      await page.locator("#request-title").scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(screenshots, "playground-429-back-off.png") });
+    }
+    const before = await sends(page);
+    await button.click();
+    await page.waitForFunction((count) => Number(document.body.dataset.sends ?? 0) > count, before, { timeout: 5_000 });
+    expect(await paneText(page, "Result")).toBe("cancelled\n\nYou cancelled the call: the SDK sent 1 attempt (above), and sends nothing more.");
+    expect(await button.innerText()).toBe("Send");
+    // Nothing more goes: one answer, and the retry still shown as the wait it was.
+    await page.waitForTimeout(300);
+    expect((await regionText(page, "Response")).match(/attempt \d+:/g)).toEqual(["attempt 1:"]);
+    expect(await regionText(page, "Request")).toContain("attempt 2 · waiting since");
+    if (mode === "file") await page.screenshot({ path: join(screenshots, "playground-cancelled.png") });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it("clears what belonged to the operation it leaves, and reads back by the id last created", async () => {
+    const { page, problems } = await open("#createAlert/TileAlert");
+    await send(page);
+    const created = (await resultValue(page)) as { id: string };
+    await page.getByRole("combobox", { name: "Operation" }).selectOption("getAlert");
+    expect(await paneText(page, "Request")).toBe("Nothing sent yet with getAlert.");
+    expect(await paneText(page, "Response")).toBe("No answer yet.");
+    expect(await page.getByRole("textbox", { name: "id", exact: true }).inputValue()).toBe(created.id);
+    await send(page);
+    expect(await resultValue(page)).toMatchObject({ id: created.id });
+    // A reset forgets it: the seed's alert again.
+    await page.getByRole("button", { name: "Reset sandbox" }).click();
+    expect(await page.getByRole("textbox", { name: "id", exact: true }).inputValue()).not.toBe(created.id);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  it.each([
+    { width: 1366, height: 768 },
+    { width: 390, height: 844 },
+  ])(
+    "fits $width px without scrolling sideways, and does not shift as its script fills it",
+    async (viewport) => {
+      const page = await browser.newPage();
+      await page.setViewportSize(viewport);
+      await page.addInitScript(() => {
+        const shifts = { total: 0 };
+        (window as unknown as { shifts: typeof shifts }).shifts = shifts;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+            if (!entry.hadRecentInput) shifts.total += entry.value;
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      // The operation with the longest path, and a send: its request's URL is the longest line the page shows.
+      await page.goto(`${base}playground.html#updatePipeSettings/Tune`);
+      await page.waitForSelector("body[data-ready=true]");
+      await send(page);
+      const measured = await page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        shift: (window as unknown as { shifts: { total: number } }).shifts.total,
+        // Where the path breaks: each line of it ends with a slash or the path's end, never inside a name.
+        lines: (() => {
+          const code = document.querySelector("#operation-line code") as HTMLElement;
+          const range = document.createRange();
+          range.selectNodeContents(code);
+          return [...range.getClientRects()].length;
+        })(),
+      }));
+      expect(measured.width).toBeLessThanOrEqual(viewport.width);
+      expect(measured.shift).toBeLessThan(0.05);
+      await page.close();
+    },
+    60_000,
+  );
 
   it("gives every control its name, reaches Send with Tab alone, and sends on Enter", async () => {
     const { page, problems } = await open("#updatePipeSettings/Tune");
