@@ -8,8 +8,20 @@ const generators = { TypeScript: typescriptSample, curl: curlSample, Python: pyt
 
 export const sampleLanguages = Object.keys(generators) as (keyof typeof generators)[];
 
-/** The program for the edited request in `language`, as a reader pastes it against the sandbox or a real server. */
-export function codeSample(operation: PlaygroundOperation, request: EditedRequest, language: (typeof sampleLanguages)[number]): string {
+/**
+ * The program for the edited request in `language`, as a reader pastes it against the sandbox or a real server:
+ * everything the server would see, the `Prefer` header of a failure asked for on purpose included.
+ */
+export function codeSample(
+  operation: PlaygroundOperation,
+  request: EditedRequest,
+  language: (typeof sampleLanguages)[number],
+  prefer: string | undefined,
+): string {
   const generate = generators[language as keyof typeof generators];
-  return generate(operation.bundle, operation.entry, { ...request, url: requestUrl(operation.path, request.path, request.query) });
+  return generate(operation.bundle, operation.entry, {
+    ...request,
+    url: requestUrl(operation.path, request.path, request.query),
+    ...(prefer !== undefined && { prefer }),
+  });
 }

@@ -96,7 +96,7 @@ function start(): void {
       ` ${next.summary} · `,
       Object.assign(document.createElement("a"), { href: `${next.api}.html#${next.operationId}`, textContent: "reference" }),
     );
-    fill(example.request);
+    // The failures first: filling the request writes the code, which sends the failure's Prefer header.
     answerPicker.replaceChildren(
       new Option("the sandbox's own answer", ""),
       ...next.failures.map(
@@ -104,6 +104,7 @@ function start(): void {
           new Option(`${code}, ${declared === String(code) ? "as declared" : `declared as ${declared}`} (Prefer: code=${code})`, String(code)),
       ),
     );
+    fill(example.request);
     const address = `#${playgroundFragment(next.operationId, example.named ? example.key : undefined)}`;
     if (location.hash !== address) history.replaceState(null, "", address);
   }
@@ -164,7 +165,8 @@ function start(): void {
         : [];
     bodyIssues.replaceChildren(...issues.map((issue) => Object.assign(document.createElement("li"), { textContent: issue })));
     body.setInvalid(issues.length > 0);
-    code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value as (typeof sampleLanguages)[number]);
+    const prefer = answerPicker.value === "" ? undefined : `code=${answerPicker.value}`;
+    code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value as (typeof sampleLanguages)[number], prefer);
   }
 
   /** The id the reader last created that `operation`'s path parameter `name` names, if any. */

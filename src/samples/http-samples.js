@@ -7,10 +7,15 @@ import { exampleRequest, jsonMedia } from "../contract/openapi.js";
 import { sampleEnvironment } from "./sample-environment.js";
 
 /**
- * @typedef {{ baseUrl?: string, sandboxCredentials?: boolean, body?: unknown, url?: string }} SampleOptions
+ * @typedef {{ baseUrl?: string, sandboxCredentials?: boolean, body?: unknown, url?: string, prefer?: string }} SampleOptions
  * `url` (path and query) and `body` replace the examples'; `baseUrl` replaces the default of the first server (a test's
- * proxy); `sandboxCredentials` writes the sandbox's credentials and the base URL literally, reading no environment.
+ * proxy); `sandboxCredentials` writes the sandbox's credentials and the base URL literally, reading no environment;
+ * `prefer` is a `Prefer` header to send (`code=429`: the playground's failures on purpose), with a comment saying
+ * whom it is for.
  */
+
+/** What a sample says of its `Prefer` header, in each language's comment. */
+export const preferComment = "Prefer is for the sandbox, which answers as it asks; a real server ignores it.";
 
 const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
 
@@ -58,9 +63,11 @@ export function curlSample(bundle, entry, options = {}) {
       : `-u "${value(credentials.keyId)}:${value(credentials.keySecret)}"`
     : `-H "Authorization: Bearer ${value(credentials.token)}"`;
   const lines = [`curl -sS${newline ? ` -w '\\n'` : ""}${failWithBody ? " --fail-with-body" : ""}${method === "GET" ? "" : ` -X ${method}`} ${target}`, auth];
+  if (options.prefer !== undefined) lines.push(`-H ${shellQuote(`Prefer: ${options.prefer}`)}`);
   if (body !== undefined) lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(body))}`);
   const command = lines.join(" \\\n  ");
-  return literal ? command : `# ${environment.comment}\n${command}`;
+  const comments = [...(literal ? [] : [environment.comment]), ...(options.prefer === undefined ? [] : [preferComment])];
+  return [...comments.map((comment) => `# ${comment}`), command].join("\n");
 }
 
 /** A JSON value as a Python literal on one line. */
@@ -114,6 +121,7 @@ export function pythonSample(bundle, entry, options = {}) {
     headers.push(`"Authorization": "Bearer " + token`);
   }
   if (body !== undefined) setup.push(`body = ${pythonLiteral(body, "", "body = ".length)}`);
+  if (options.prefer !== undefined) headers.push(`# ${preferComment}`, `"Prefer": ${JSON.stringify(options.prefer)}`);
   if (body !== undefined) headers.push(`"Content-Type": "application/json"`);
   return [
     ...imports.map((name) => `import ${name}`),
@@ -124,7 +132,7 @@ export function pythonSample(bundle, entry, options = {}) {
     `    method=${JSON.stringify(method)},`,
     ...(body === undefined ? [] : ["    data=json.dumps(body).encode(),"]),
     "    headers={",
-    ...headers.map((header) => `        ${header},`),
+    ...headers.map((header) => `        ${header}${header.startsWith("#") ? "" : ","}`),
     "    },",
     ")",
     "try:",
@@ -181,6 +189,7 @@ export function goSample(bundle, entry, options = {}) {
       : [`\tbody := []byte(${goJson(body)})`, `\trequest, err := http.NewRequest(${goMethod}, ${target}, bytes.NewReader(body))`]),
     "\tcheck(err)",
     `\t${auth}`,
+    ...(options.prefer === undefined ? [] : [`\t// ${preferComment}`, `\trequest.Header.Set("Prefer", ${JSON.stringify(options.prefer)})`]),
     ...(body === undefined ? [] : ['\trequest.Header.Set("Content-Type", "application/json")']),
     "",
     "\tresponse, err := http.DefaultClient.Do(request)",

@@ -3,6 +3,7 @@
 // out as written. Like the other samples it reads the SDK's environment variables and falls back to the sandbox's.
 // Plain JavaScript without Node's modules: the playground runs it in the browser.
 import { exampleRequest } from "../contract/openapi.js";
+import { preferComment } from "./http-samples.js";
 import { sampleEnvironment } from "./sample-environment.js";
 import { sdkCalls } from "./sdk-calls.js";
 
@@ -46,10 +47,11 @@ function call(head, args) {
 
 /**
  * A TypeScript program that sends an operation's request through the SDK and prints the answer: its examples', or
- * `path`, `query` and `body` given instead; `baseUrl` replaces the default of the bundle's first server.
+ * `path`, `query` and `body` given instead; `baseUrl` replaces the default of the bundle's first server; `prefer`
+ * is a `Prefer` header the call sends (the call's `headers` option), with a comment saying whom it is for.
  * @param {any} bundle
  * @param {any} entry an operation of `operationsOf(bundle)`
- * @param {Partial<SampleRequest> & { baseUrl?: string }} [options]
+ * @param {Partial<SampleRequest> & { baseUrl?: string, prefer?: string }} [options]
  */
 export function typescriptSample(bundle, entry, options = {}) {
   const sdkCall = sdkCalls[entry.operationId];
@@ -70,7 +72,12 @@ export function typescriptSample(bundle, entry, options = {}) {
     ...Object.entries(environment.credentials).map(([name, variable]) => option(name, variable)),
     "});",
     "",
-    call(`const ${sdkCall.result} = await ${sdkCall.client}.${sdkCall.method}`, sdkCall.args(request)),
+    ...(options.prefer === undefined
+      ? [call(`const ${sdkCall.result} = await ${sdkCall.client}.${sdkCall.method}`, sdkCall.args(request))]
+      : [
+          `// ${preferComment}`,
+          call(`const ${sdkCall.result} = await ${sdkCall.client}.${sdkCall.method}`, [...sdkCall.args(request), { headers: { Prefer: options.prefer } }]),
+        ]),
     `console.log(JSON.stringify(${sdkCall.result}, null, 2));`,
     "",
   ].join("\n");

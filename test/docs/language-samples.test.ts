@@ -95,7 +95,7 @@ beforeAll(async () => {
   proxy = await startScriptedServer((request, response, body) => {
     const [, label = "", rest = ""] = /^\/([^/]+)(\/.*)$/.exec(request.url ?? "") ?? [];
     const headers = Object.fromEntries(
-      ["authorization", "content-type"].flatMap((name) => (request.headers[name] ? [[name, String(request.headers[name])]] : [])),
+      ["authorization", "content-type", "prefer"].flatMap((name) => (request.headers[name] ? [[name, String(request.headers[name])]] : [])),
     );
     fetch(sandbox.url + rest, { method: request.method ?? "GET", headers, body: body === "" ? null : body })
       .then(async (answer) => {
@@ -196,6 +196,17 @@ describe.skipIf(!python3)("the Python samples", () => {
   it("sends a body with quotes, a backquote, a backslash, a newline and non-ASCII text as it is", async () => {
     const source = pythonSample(bundles.alerts, entryOf(awkward.o), { baseUrl: baseOf("python-awkward"), body: awkward.body });
     expectAwkwardBody("python-awkward", await runPython(source));
+  });
+
+  it("sends the Prefer header the playground adds for a failure on purpose, and prints the declared answer it asks for", async () => {
+    const o = failing[0] as Operation;
+    const label = "python-prefer";
+    const { status, stderr } = await runPython(pythonSample(bundles[o.api], entryOf(o), { baseUrl: baseOf(label), prefer: "code=404" }));
+    const [request] = proxy.requests.filter((candidate) => candidate.url.startsWith(`/${label}/`));
+    expect(request?.headers.prefer).toBe("code=404");
+    expect(answers.get(label)?.map(({ status: answered }) => answered)).toEqual([404]);
+    expect(status).toBe(1);
+    expect(stderr).toContain("HTTP 404 Not Found");
   });
 
   it.each(failing.map((o) => [o.operationId, o] as const))(

@@ -335,6 +335,11 @@ describe.each([
   it("shows each attempt as it goes, turns Send into Cancel, and a Cancel stops the call having sent what it shows", async () => {
     const { page, problems } = await open("#getPipeSettings");
     await page.getByRole("combobox", { name: "Answer" }).selectOption("429");
+    // The code is the call as sent: the Prefer header too, said to be the sandbox's.
+    expect(await page.locator("#code-text").innerText()).toContain(
+      "// Prefer is for the sandbox, which answers as it asks; a real server ignores it.\nconst settings = await management.pipes.getSettings(",
+    );
+    expect(await page.locator("#code-text").innerText()).toContain('{ headers: { Prefer: "code=429" } },');
     await page.getByRole("button", { name: "Send" }).click();
     // The 429 asks for 10 s: the retry waits in the rate-limit queue, and the page says so while it does.
     await expect.poll(() => regionText(page, "Response"), { timeout: 5_000 }).toMatch(/attempt 1: 429 .* the SDK will send it again in 10 s/);

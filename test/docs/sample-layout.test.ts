@@ -456,3 +456,20 @@ it("refuses to write TypeScript for an operation without an SDK call, or whose c
     "createAlert: its SDK call is on the alerts client",
   );
 });
+
+it.each([
+  ["curl", "curlSample", ["# Prefer is for the sandbox, which answers as it asks; a real server ignores it.", "  -H 'Prefer: code=429'"]],
+  ["Python", "pythonSample", ["        # Prefer is for the sandbox, which answers as it asks; a real server ignores it.", '        "Prefer": "code=429",']],
+  ["Go", "goSample", ["\t// Prefer is for the sandbox, which answers as it asks; a real server ignores it.", '\trequest.Header.Set("Prefer", "code=429")']],
+  [
+    "TypeScript",
+    "typescriptSample",
+    ["// Prefer is for the sandbox, which answers as it asks; a real server ignores it.", '  { headers: { Prefer: "code=429" } },'],
+  ],
+] as const)("%s writes a Prefer header it is given, after a comment saying whom it is for, and none otherwise", (_, generator, lines) => {
+  const withPrefer = generators[generator](bundles.management, entry("management", "getPipeSettings"), { prefer: "code=429" }).split("\n");
+  const [comment, header] = lines;
+  expect(withPrefer).toContain(comment);
+  expect(withPrefer.indexOf(header)).toBeGreaterThan(withPrefer.indexOf(comment));
+  expect(generators[generator](bundles.management, entry("management", "getPipeSettings"))).not.toContain("Prefer");
+});
