@@ -56,3 +56,18 @@ export function isOwnOrigin(origin, allowed) {
     return false;
   }
 }
+
+/**
+ * Whether an `Origin` header names a page on this machine: http or https on a loopback name, any port. Not `null`,
+ * which a sandboxed iframe or a file sends from anywhere, and not a name a DNS answer could point here.
+ * @param {string | undefined} origin
+ */
+export function isLoopbackOrigin(origin) {
+  if (origin === undefined || origin === "null") return false;
+  try {
+    const { protocol, hostname } = new URL(origin);
+    return (protocol === "http:" || protocol === "https:") && loopbackNames.includes(hostname.toLowerCase());
+  } catch {
+    return false;
+  }
+}

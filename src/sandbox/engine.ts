@@ -11,6 +11,7 @@ import { allowedHosts as allowedHostsOf, isOwnOrigin } from "../local-servers/lo
 import { type Answer, failure } from "./answers.js";
 import { type Api, apis, type Operation, operations, unauthorizedMessage } from "./contract.js";
 import { type ControlRequest, control, controlPrefix, type SandboxState } from "./control.js";
+import { corsOrigin, preflight, withCors } from "./cors.js";
 import { authorized, challenge, type SandboxCredentials } from "./credentials.js";
 import { createFaults, type Faults } from "./faults.js";
 import { created, handlers } from "./operations.js";
@@ -130,6 +131,19 @@ export function createEngine(options: EngineOptions): Engine {
       };
     }
 
+    // A page on this machine may call the contract's routes: its preflight is answered, and so is what it sends.
+    const origin = corsOrigin(headers.origin);
+    if (origin === undefined) return contract(method, url, headers);
+    if (method === "OPTIONS" && headers["access-control-request-method"] !== undefined) {
+      const methods = operations.filter(({ pattern }) => pattern.test(url.pathname)).map((operation) => operation.method);
+      if (methods.length > 0) return answered(preflight(origin, methods, headers["access-control-request-headers"]));
+    }
+    const received = contract(method, url, headers);
+    return typeof received === "function" ? (text) => withCors(received(text), origin) : withCors(received, origin);
+  }
+
+  /** What a request to the contract's routes gets. */
+  function contract(method: string, url: URL, headers: EngineRequest["headers"]): Received {
     const routed = route(method, url.pathname);
     if ("status" in routed) return answered(routed);
     const { operation, match } = routed;

@@ -117,6 +117,73 @@ describe("a web page cannot drive it", () => {
   );
 });
 
+// A page on this machine (the playground served by `npx ingestion-api docs`, an app in development) may call the
+// contract's routes; nothing else may read an answer, and nobody may preflight the sandbox's own routes.
+describe("CORS", () => {
+  const settings = operation("getPipeSettings").example.url;
+  const corsHeaders = (response: Response) => [...response.headers].filter(([name]) => name.startsWith("access-control-"));
+  const preflight = (path: string, origin: string) =>
+    fetch(sandbox.url + path, {
+      method: "OPTIONS",
+      headers: { origin, "access-control-request-method": "PUT", "access-control-request-headers": "authorization, content-type, prefer" },
+    });
+
+  it.each(["http://127.0.0.1:8080", "http://localhost:5173", "http://[::1]:3000", "https://localhost"])(
+    "answers a preflight from %s on a contract route, without credentials, with the path's methods and the headers asked for",
+    async (origin) => {
+      const response = await preflight(settings, origin);
+      expect(response.status).toBe(204);
+      expect(Object.fromEntries(corsHeaders(response))).toEqual({
+        "access-control-allow-origin": origin,
+        "access-control-allow-methods": "GET, PUT",
+        "access-control-allow-headers": "authorization, content-type, prefer",
+        "access-control-max-age": "600",
+      });
+    },
+  );
+
+  it("lets a page on this machine read an answer, its wait headers and its request id", async () => {
+    const origin = "http://localhost:5173";
+    const response = await fetch(sandbox.url + settings, { headers: { origin, authorization: basic, prefer: "code=429" } });
+    expect(response.status).toBe(429);
+    expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(response.headers.get("access-control-expose-headers")).toBe("Retry-After, X-RateLimit-Reset, x-request-id");
+    expect(response.headers.get("vary")).toBe("Origin");
+    // A refusal too: the page learns why.
+    const refused = await fetch(sandbox.url + settings, { headers: { origin } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe(origin);
+  });
+
+  it.each(["https://attacker.example", "null", "http://127.0.0.1.attacker.example", "file://"])(
+    "gives %s no CORS header, on a preflight (refused as before) or a call",
+    async (origin) => {
+      const refused = await preflight(settings, origin);
+      expect(refused.status).toBe(405);
+      expect(corsHeaders(refused)).toEqual([]);
+      const answered = await fetch(sandbox.url + settings, { headers: { origin, authorization: basic } });
+      expect(answered.status).toBe(200);
+      expect(corsHeaders(answered)).toEqual([]);
+    },
+  );
+
+  it("answers no preflight of the sandbox's own routes, from any origin: a page still cannot send them JSON", async () => {
+    for (const origin of ["http://127.0.0.1:8080", "http://localhost:5173", "https://attacker.example"]) {
+      const response = await preflight("/_sandbox/reset", origin);
+      expect(corsHeaders(response), origin).toEqual([]);
+      expect(response.status, origin).not.toBe(204);
+    }
+  });
+
+  it("answers a rebinding page with 403 and no CORS header, whatever Origin it names", async () => {
+    const { text } = await raw(
+      `OPTIONS ${settings} HTTP/1.1\r\nHost: rebind.attacker.example\r\nOrigin: http://127.0.0.1:8080\r\nAccess-Control-Request-Method: GET\r\n\r\n`,
+    );
+    expect(text).toMatch(/^HTTP\/1\.1 403 /);
+    expect(text.toLowerCase()).not.toContain("access-control-");
+  });
+});
+
 describe("an endless body", () => {
   it.each([
     ["without credentials", `PUT ${operation("updatePipeSettings").example.url}`, "401"],
