@@ -10,6 +10,7 @@ import { root } from "./toolchain.mjs";
 /** The page's markup: every control named as a test and a screen reader find it; src/playground/main.ts fills it. */
 function markup(version) {
   return `${pageStart(`Playground: ingestion-api ${version}`)}
+<meta name="ingestion-api-servers" content="">
 <link rel="stylesheet" href="playground.css">
 <script src="playground.js" defer></script>
 </head>
@@ -17,8 +18,10 @@ function markup(version) {
 <header>
   <h1>Playground <small>ingestion-api ${escapeHtml(version)}</small></h1>
   <nav><a href="index.html">All docs</a> · <a href="management.html">Management reference</a> · <a href="alerts.html">Alerting reference</a></nav>
-  <p>Every call here is made by the TypeScript SDK against a sandbox of both interfaces that runs in this page:
-  nothing is sent over the network, what you create you can read back, and <b>Reset sandbox</b> puts the seed back.</p>
+  <p>Every call here is made by the TypeScript SDK, by default against a sandbox of both interfaces that runs in this
+  page: nothing is sent over the network, what you create you can read back, and <b>Reset sandbox</b> puts the seed
+  back. Served by <code>npx ingestion-api docs --sandbox</code> (or <code>--connect</code> a server's origin), it can
+  send to that server instead.</p>
   <noscript><p class="failed">The playground runs the SDK in this page, so it needs JavaScript. The references
   (<a href="management.html">management</a>, <a href="alerts.html">alerting</a>) read without it.</p></noscript>
 </header>
@@ -35,6 +38,17 @@ function markup(version) {
     Ctrl+Space completes field names and values. Tab leaves the editor; Ctrl+Enter sends.</p>
     <ul id="body-issues" class="issues" aria-live="polite"></ul>
   </div>
+  <fieldset id="server-field">
+    <legend>Server</legend>
+    <label for="server">Send to</label> <select id="server"><option value="page">this page's sandbox</option></select>
+    <p id="server-help" class="help"></p>
+    <div id="server-credentials" hidden>
+      <p class="help">Held in this page's memory only: never stored, and masked wherever the page shows them.</p>
+      <label for="key-id">Key ID <small>management</small></label> <input id="key-id" autocomplete="off" spellcheck="false">
+      <label for="key-secret">Key secret <small>management</small></label> <input id="key-secret" type="password" autocomplete="off">
+      <label for="token">Token <small>alerting</small></label> <input id="token" type="password" autocomplete="off">
+    </div>
+  </fieldset>
   <fieldset>
     <legend>Failures on purpose</legend>
     <label for="answer">Answer</label> <select id="answer"></select>
@@ -78,7 +92,7 @@ form label { display: block; margin: 0.5rem 0; font-weight: 600; }
 form label.inline { font-weight: normal; }
 form label small { color: #59636e; font-weight: normal; margin-left: 0.4rem; }
 select, input, textarea, button { font: inherit; }
-form select, form input[type=number], #parameters input, #parameters textarea { display: block; width: 100%; box-sizing: border-box; margin-top: 0.2rem; }
+form select, form input[type=number], #parameters input, #parameters textarea, #server-credentials input { display: block; width: 100%; box-sizing: border-box; margin-top: 0.2rem; }
 textarea { width: 100%; box-sizing: border-box; font-family: ui-monospace, monospace; font-size: 0.85rem; }
 .field-name { font-weight: 600; margin: 0.5rem 0 0.2rem; }
 #body .cm-editor { border: 1px solid #d1d9e0; border-radius: 6px; max-height: 22rem; font-size: 0.85rem; }

@@ -5,7 +5,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, sep } from "node:path";
-import { allowedHosts, isAllowedHost } from "../local-servers/local-only.js";
+import { allowedHosts, isAllowedHost, isLoopbackOrigin } from "../local-servers/local-only.js";
 
 /** @type {Record<string, string>} */
 const contentTypes = {
@@ -30,18 +30,31 @@ const securityHeaders = {
     "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
   "referrer-policy": "no-referrer",
 };
-// The playground runs only its own script file, and its sandbox runs in the page, so it may connect nowhere, not even
-// back to this server. Its editor (CodeMirror) writes its styles into a style element and style attributes, so styles
-// may be inline; with nothing but data: images and no fonts or connections allowed, a style can fetch nothing.
-const playgroundPolicy =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src data:; connect-src 'none'; form-action 'none'; base-uri 'none'; frame-ancestors 'none'";
+// The playground runs only its own script file, and its sandbox runs in the page, so by default it may connect
+// nowhere, not even back to this server; only the servers it was told of (`docs --sandbox`, `--connect`). Its editor
+// (CodeMirror) writes its styles into a style element and style attributes, so styles may be inline; with nothing
+// but data: images and no fonts allowed, a style can fetch nothing.
+const playgroundPolicy = (connect) =>
+  `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src data:; connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}; form-action 'none'; base-uri 'none'; frame-ancestors 'none'`;
+
+// The playground's markup names the servers it may call in this element, empty as built (and from file://).
+const serversMeta = '<meta name="ingestion-api-servers" content="">';
 
 /**
- * Serves the files under `dir` on `host`:`port` (0 picks a free port); `/` is its index.html.
- * @param {{ dir: string, host?: string, port: number }} options
+ * The servers the playground may call besides its own sandbox: `sandbox`, the origin of `npx ingestion-api sandbox`
+ * this command runs, and `servers`, real servers' origins the reader named (`--connect`).
+ * @typedef {{ sandbox?: string, servers?: string[] }} PlaygroundServers
+ */
+
+/**
+ * Serves the files under `dir` on `host`:`port` (0 picks a free port); `/` is its index.html. The playground may
+ * connect to `servers`, and is told of them.
+ * @param {{ dir: string, host?: string, port: number, servers?: PlaygroundServers }} options
  * @returns {Promise<{ url: string, close(): Promise<void> }>}
  */
-export async function startDocsServer({ dir, host = "127.0.0.1", port }) {
+export async function startDocsServer({ dir, host = "127.0.0.1", port, servers = {} }) {
+  const connect = [...(servers.sandbox ? [servers.sandbox] : []), ...(servers.servers ?? [])];
+  const named = escapeAttribute(JSON.stringify({ sandbox: servers.sandbox, servers: servers.servers ?? [] }));
   const root = realpathSync(dir);
   const hosts = allowedHosts(host);
   const server = createServer((request, response) => {
@@ -75,7 +88,10 @@ export async function startDocsServer({ dir, host = "127.0.0.1", port }) {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
     }
-    if (file === join(root, "playground.html")) response.setHeader("content-security-policy", playgroundPolicy);
+    if (file === join(root, "playground.html")) {
+      response.setHeader("content-security-policy", playgroundPolicy(connect));
+      if (connect.length > 0) body = Buffer.from(body.toString("utf8").replace(serversMeta, `<meta name="ingestion-api-servers" content="${named}">`));
+    }
     response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
     response.end(request.method === "HEAD" ? undefined : body);
   });
@@ -86,4 +102,26 @@ export async function startDocsServer({ dir, host = "127.0.0.1", port }) {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/`,
     close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
   };
+}
+
+/** A value for a double-quoted HTML attribute. */
+function escapeAttribute(text) {
+  return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+}
+
+/**
+ * The origin of a server the playground may be allowed to call: https, or http on a loopback name, and nothing but
+ * an origin (no path, query or credentials, which a policy's source could not hold); undefined for anything else.
+ * @param {string} value
+ * @returns {string | undefined}
+ */
+export function playgroundServerOrigin(value) {
+  let url;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  const onlyOrigin = url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === "";
+  return onlyOrigin && (url.protocol === "https:" || isLoopbackOrigin(url.origin)) ? url.origin : undefined;
 }

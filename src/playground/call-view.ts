@@ -33,7 +33,7 @@ const noResult = "What the SDK returns, or the error it throws.";
  * Shows the records of one send (one per call), as far as each has gone: an attempt waiting for its turn, sent, or
  * answered, and the wait before the next; the result once the call is over. `note` says, once, why nothing shows.
  */
-export function renderCall(records: CallRecord[], note?: string): void {
+export function renderCall(records: CallRecord[], note?: string, explain: (error: Error) => string | undefined = () => undefined): void {
   const request = view("request-view");
   const response = view("response-view");
   const result = view("result-view");
@@ -104,9 +104,11 @@ export function renderCall(records: CallRecord[], note?: string): void {
       return;
     }
     const fields = Object.fromEntries(errorFields.filter((name) => error[name] !== undefined).map((name) => [name, error[name]]));
+    const explanation = explain(error);
     result.append(
       block("h3", `${call}the SDK threw ${error.name}`, "failed"),
       block("p", error.message, "message"),
+      ...(explanation ? [block("p", explanation, "explanation")] : []),
       ...(Object.keys(fields).length ? [block("pre", json(fields))] : []),
     );
   });

@@ -10,18 +10,20 @@ export const sampleLanguages = Object.keys(generators) as (keyof typeof generato
 
 /**
  * The program for the edited request in `language`, as a reader pastes it against the sandbox or a real server:
- * everything the server would see, the `Prefer` header of a failure asked for on purpose included.
+ * everything the server would see, the `Prefer` header of a failure asked for on purpose included; `baseUrl` is the
+ * server the reader sends to, when it is not the page's sandbox (the code's default is the sandbox's address).
  */
 export function codeSample(
   operation: PlaygroundOperation,
   request: EditedRequest,
   language: (typeof sampleLanguages)[number],
-  prefer: string | undefined,
+  { prefer, baseUrl }: { prefer: string | undefined; baseUrl: string | undefined },
 ): string {
   const generate = generators[language as keyof typeof generators];
   return generate(operation.bundle, operation.entry, {
     ...request,
     url: requestUrl(operation.path, request.path, request.query),
     ...(prefer !== undefined && { prefer }),
+    ...(baseUrl !== undefined && { baseUrl }),
   });
 }

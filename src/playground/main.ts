@@ -8,6 +8,7 @@ import { createBodyEditor } from "./body-editor.js";
 import { cancelReason, renderCall, renderState } from "./call-view.js";
 import { codeSample, sampleLanguages } from "./code-samples.js";
 import { type EditedRequest, type PlaygroundOperation, playgroundOperations } from "./operations.js";
+import { createServerChoice } from "./server-choice.js";
 import { type CallRecord, type ClientSettings, PlaygroundSession } from "./session.js";
 
 const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -55,8 +56,13 @@ function start(): void {
   const send = element<HTMLButtonElement>("send");
   const language = element<HTMLSelectElement>("language");
   const code = element<HTMLElement>("code-text");
+  // Where the calls go: its help and credentials show as the reader chooses; the code view follows it.
+  const servers = createServerChoice(() => edited());
+  const target = () => servers.target();
+  const explain = (error: Error) => servers.explain(error);
 
   const settings = (): ClientSettings => ({
+    target: target(),
     paced: paced.checked,
     maxRetries: Math.max(0, Math.trunc(Number(maxRetries.value) || 0)),
     maxRateLimitWaitMs: Math.max(0, Math.trunc(Number(maxWait.value) || 0)),
@@ -80,7 +86,6 @@ function start(): void {
     operationPicker.append(new Option(`${candidate.operationId}: ${candidate.method} ${candidate.summary}`, candidate.operationId));
   }
   for (const name of sampleLanguages) language.append(new Option(name, name));
-
   /** Shows `next` with its example `key` (its first when unknown), and says so in the address. */
   function choose(next: PlaygroundOperation, key: string | undefined): void {
     // What was sent belongs to the operation it was sent by.
@@ -166,7 +171,9 @@ function start(): void {
     bodyIssues.replaceChildren(...issues.map((issue) => Object.assign(document.createElement("li"), { textContent: issue })));
     body.setInvalid(issues.length > 0);
     const prefer = answerPicker.value === "" ? undefined : `code=${answerPicker.value}`;
-    code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value as (typeof sampleLanguages)[number], prefer);
+    const chosen = target();
+    const baseUrl = chosen.kind === "page" ? undefined : chosen.origin;
+    code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value as (typeof sampleLanguages)[number], { prefer, baseUrl });
   }
 
   /** The id the reader last created that `operation`'s path parameter `name` names, if any. */
@@ -215,13 +222,13 @@ function start(): void {
       let frame = 0;
       const progress = (records: CallRecord[]) => {
         cancelAnimationFrame(frame);
-        frame = requestAnimationFrame(() => renderCall(records));
+        frame = requestAnimationFrame(() => renderCall(records, undefined, explain));
       };
       const records = await session.sendMany(operation, now, answer, count, { signal: control.signal, progress });
       cancelAnimationFrame(frame);
       // None when Reset (or a new sandbox rate limit) replaced the sandbox meanwhile: the page already says so.
       if (!records) return;
-      renderCall(records);
+      renderCall(records, undefined, explain);
       remember(records);
       renderState(session.state);
       element("result-title").scrollIntoView({ block: "nearest" });
@@ -267,6 +274,7 @@ function start(): void {
   window.addEventListener("hashchange", openAddress);
 
   openAddress();
+  servers.changed();
   renderState(session.state);
   document.body.dataset.ready = "true";
 }

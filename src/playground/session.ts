@@ -4,11 +4,22 @@ import { createAlertsClient } from "../client/alerts-client.js";
 import type { CommonClientOptions } from "../client/client-options.js";
 import { createManagementClient } from "../client/management-client.js";
 import type { RateLimit } from "../client/rate-limit.js";
+import { defaultCredentials } from "../sandbox/credentials.js";
 import { createSandbox, type InProcessSandbox } from "../sandbox/in-process.js";
 import type { Clients, EditedRequest, PlaygroundOperation } from "./operations.js";
 
-/** What the SDK options the reader sets are. */
+/**
+ * Where the calls go: the sandbox in this page, `npx ingestion-api sandbox` (its published credentials), or a
+ * server with the reader's credentials, held here only.
+ */
+export type Target =
+  | { kind: "page" }
+  | { kind: "sandbox"; origin: string }
+  | { kind: "server"; origin: string; credentials: { keyId: string; keySecret: string; token: string } };
+
+/** What the SDK options the reader sets are, and where the calls go. */
 export interface ClientSettings {
+  target: Target;
   /** The SDK paces its own calls at the contract's limit (its default); otherwise it sends at once (`rateLimit: false`). */
   paced: boolean;
   maxRetries: number;
@@ -107,8 +118,9 @@ export class PlaygroundSession {
     record: CallRecord,
     progress: () => void,
   ): Promise<void> {
-    const clients = this.clientsRecordingInto(record.attempts, performance.now(), progress);
     try {
+      // Made in the try: a client refuses credentials left empty, and the call then ends with its error.
+      const clients = this.clientsRecordingInto(record.attempts, performance.now(), progress);
       const value = await operation.call(clients, request, { signal, ...(prefer !== undefined && { headers: { Prefer: `code=${prefer}` } }) });
       record.outcome = { value };
     } catch (error) {
@@ -132,7 +144,11 @@ export class PlaygroundSession {
    */
   private clientsRecordingInto(attempts: Attempt[], started: number, progress: () => void): Clients {
     const sandbox = this.sandbox;
+    const { target } = this.settings;
     const since = () => Math.round(performance.now() - started);
+    // The page's sandbox answers in the page; any other server over the network, as the browser allows.
+    const wire = target.kind === "page" ? (request: Request) => sandbox.fetch(request) : (request: Request) => fetch(request);
+    const credentials = target.kind === "page" ? sandbox.credentials : target.kind === "sandbox" ? defaultCredentials : target.credentials;
     const recordingFetch: typeof fetch = async (input, init) => {
       const request = new Request(input, init);
       const current = attempts.at(-1);
@@ -145,7 +161,7 @@ export class PlaygroundSession {
       };
       if (current) current.request = sent;
       progress();
-      const response = await sandbox.fetch(request);
+      const response = await wire(request);
       if (current) {
         current.response = {
           status: response.status,
@@ -160,7 +176,7 @@ export class PlaygroundSession {
       return response;
     };
     const common: CommonClientOptions = {
-      baseUrl: sandbox.baseUrl,
+      baseUrl: target.kind === "page" ? sandbox.baseUrl : target.origin,
       fetch: recordingFetch,
       maxRetries: this.settings.maxRetries,
       maxRateLimitWaitMs: this.settings.maxRateLimitWaitMs,
@@ -180,9 +196,14 @@ export class PlaygroundSession {
         progress();
       },
     };
+    // Each made when the call asks for it: a reader may give one interface's credentials only.
     return {
-      management: createManagementClient({ ...common, keyId: sandbox.credentials.keyId, keySecret: sandbox.credentials.keySecret }),
-      alerts: createAlertsClient({ ...common, token: sandbox.credentials.token }),
+      get management() {
+        return createManagementClient({ ...common, keyId: credentials.keyId, keySecret: credentials.keySecret });
+      },
+      get alerts() {
+        return createAlertsClient({ ...common, token: credentials.token });
+      },
     };
   }
 }

@@ -89,7 +89,7 @@ it("keeps src/samples/ to relative imports, no Node module or package: the playg
     .filter((file) => placeOf(file) === "samples")
     .flatMap((file) =>
       // Statements only, at the start of a line: the generators' templates hold import lines of their own.
-      [...readFileSync(join(root, file), "utf8").matchAll(/^(?:import|export)\b[^;]*?["']([^"']+)["'](?: with \{[^}]*\})?;$/gm)]
+      [...readFileSync(join(root, file), "utf8").matchAll(/^(?:import\s*|(?:import|export)\b[^;]*?\bfrom\s*)["']([^"']+)["'](?: with \{[^}]*\})?;$/gm)]
         .map((match) => match[1] as string)
         .filter((specifier) => !specifier.startsWith("."))
         .map((specifier) => `${file} -> ${specifier}`),
