@@ -540,6 +540,23 @@ describe("what the hooks are told of the waits", () => {
     expect(sent).toHaveLength(5);
   });
 
+  it("onQueued's maxRateLimitWaitMs is what is left of the bound after the pauses the call already waited", async () => {
+    vi.useFakeTimers();
+    const queued: number[] = [];
+    const { policyFetch, sent } = scripted([answer(429, { "retry-after": "1" }), answer(429, { "retry-after": "1" }), ok()], {
+      onQueued: ({ maxRateLimitWaitMs }) => queued.push(maxRateLimitWaitMs),
+    });
+    const call = policyFetch(getPipe({}, 2));
+    await vi.advanceTimersByTimeAsync(5_000);
+    await call;
+    expect(sent).toHaveLength(3);
+    // Each retry waits out its 429's pause (1 s and up to a tenth more) in the queue: the second, after the first's.
+    expect(queued).toHaveLength(2);
+    expect(queued[0]).toBe(60_000);
+    expect(queued[1]).toBeGreaterThanOrEqual(60_000 - 1_100);
+    expect(queued[1]).toBeLessThanOrEqual(60_000 - 1_000);
+  });
+
   it("onQueued that throws fails its call when its turn comes, sending nothing, and the turn goes to the next call", async () => {
     const cause = new Error("no room on the page");
     let throws = true;
