@@ -1,15 +1,17 @@
 // Runs `ingestion-api verify`'s checks against one or both interfaces, in parallel, each interface's requests
-// paced by its credential's queue, and gathers what they found: the checks' own reasons, and every problem of the
-// answers, each problem once however many answers showed it.
+// paced by its credential's queue: the credentials check first, then what must come before every write, the rest
+// four at a time, the flows one after another, and what must come after every write. What to run is plan.ts's; what
+// was found, tally.ts's.
 import type { RateLimit } from "../client/rate-limit.js";
-import { answerProblems } from "./answers.js";
-import { authentication, type Check, credentialsAccepted, vectorChecks } from "./checks.js";
-import { type Api, type Operation, operationsOfApi, vectorsOf } from "./contract.js";
-import { flowChecks, type PipeIds } from "./flows.js";
+import type { Check } from "./checks.js";
+import { type Api, operationsOfApi } from "./contract.js";
+import type { PipeIds } from "./flows.js";
+import { leftOut, type Mode, plan } from "./plan.js";
 import { createSender } from "./sender.js";
+import { type CheckResult, type Finding, Tally } from "./tally.js";
 
-/** What may be sent: GETs only; also POST and PUT requests the contract says are refused before any change; or anything. */
-export type Mode = "read-only" | "refusals" | "writes";
+export { createdByWrites, type Mode } from "./plan.js";
+export type { CheckResult, Finding } from "./tally.js";
 
 export interface Target {
   api: Api;
@@ -43,29 +45,6 @@ export interface Progress {
   leftMs: number;
 }
 
-export interface CheckResult {
-  id: string;
-  api: string;
-  operationId: string;
-  kind: Check["kind"];
-  name: string;
-  rule: string;
-  status: "passed" | "failed" | "skipped";
-  reasons: string[];
-  /** Why it was not run. */
-  skipped?: string;
-}
-
-/** A problem of the answers: one per distinct problem, with where it was first seen and how often. */
-export interface Finding {
-  api: string;
-  operationId: string;
-  about: string;
-  problem: string;
-  firstSeenIn: { kind: string; name: string };
-  answers: number;
-}
-
 export interface Report {
   servers: Record<string, string>;
   rateLimits: Record<string, string>;
@@ -83,49 +62,6 @@ const describeLimit = (target: Target) =>
     ? "no limit kept: --rate-limit off"
     : `${target.rateLimit.requests} requests per ${target.rateLimit.intervalMs / 1000} s${target.contractLimit ? ", the contract's" : ""}`;
 
-/** Why a planned check is left out in a mode, or undefined when it runs. */
-function leftOut(check: Check, mode: Mode): string | undefined {
-  if (mode === "read-only" && check.posts) return "they send a POST or PUT, which --read-only leaves out";
-  if (mode !== "writes" && check.writes) return "they need --allow-writes: a valid POST or PUT, or a flow";
-  return undefined;
-}
-
-/**
- * Every check of an interface, in order: the credentials first, then the vectors, authentication, the flows. The
- * credentials check reads with a GET of `only` when it names one, so that `--only getPipe` runs getPipe's checks alone.
- */
-function plan(api: Api, pipe: PipeIds | undefined, only?: string[]): Check[] {
-  const operations = operationsOfApi(api);
-  const operationOf = (operationId: string) => operations.find((operation) => operation.operationId === operationId) as Operation;
-  const reads = operations.filter((operation) => operation.method === "GET");
-  const firstRead = (reads.find((operation) => only?.includes(operation.operationId)) ?? reads[0]) as Operation;
-  const has = (operationId: string) => operations.some((operation) => operation.operationId === operationId);
-  const update = has("updatePipeSettings") ? operationOf("updatePipeSettings").example.path : {};
-  const pipeIds = pipe ?? { organizationId: update.organizationId ?? "", serviceId: update.serviceId ?? "", pipeId: update.pipeId ?? "" };
-  const vectors = vectorsOf(api);
-  const settingsPuts = vectors.flatMap((vector) =>
-    vector.operation === "updatePipeSettings" && vector.part !== "response" && vector.verdict === "valid" && vector.http ? [vector.http.path] : [],
-  );
-  return [
-    credentialsAccepted(firstRead),
-    ...vectorChecks(operations, vectors),
-    ...operations.flatMap(authentication),
-    ...flowChecks(operationOf, has, pipeIds, settingsPuts),
-  ];
-}
-
-/**
- * How many resources --allow-writes may create through each POST operation of an interface (its valid vectors and
- * its flows): the contract has no delete, so `--help` says how many stay on the server.
- */
-export function createdByWrites(api: Api): Record<string, number> {
-  const created: Record<string, number> = {};
-  for (const check of plan(api, undefined)) {
-    if (check.writes && check.operation.method === "POST") created[check.operation.operationId] = (created[check.operation.operationId] ?? 0) + 1;
-  }
-  return created;
-}
-
 /** Runs `work` over `items`, at most `limit` at once, in order of start. */
 async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -137,11 +73,7 @@ async function inPool<T>(items: T[], limit: number, work: (item: T) => Promise<v
 
 export async function runVerify(options: RunOptions): Promise<Report> {
   const started = Date.now();
-  const results = new Map<string, CheckResult>();
-  const findings = new Map<string, Finding>();
-  /** Where in its interface's plan each finding's first-named check stands. */
-  const firstSeenAt = new Map<string, number>();
-  const limitedWhileKept: Record<string, number> = {};
+  const tally = new Tally();
   let requests = 0;
   const pace = new Map<Target, { left: number; msPerRequest: number }>();
 
@@ -154,10 +86,7 @@ export async function runVerify(options: RunOptions): Promise<Report> {
     const checks = plan(target.api, options.pipe, options.only).filter(
       (check) => check.kind === "credentials" || !options.only || options.only.includes(check.operation.operationId),
     );
-    for (const check of checks) {
-      const reason = leftOut(check, options.mode);
-      results.set(check.id, { ...resultOf(check), status: reason ? "skipped" : "passed", ...(reason && { skipped: reason }) });
-    }
+    for (const check of checks) tally.planned(check, leftOut(check, options.mode));
     return { target, checks: checks.filter((check) => !leftOut(check, options.mode)) };
   });
   const total = planned.reduce((sum, { checks }) => sum + checks.reduce((count, check) => count + check.requests, 0), 0);
@@ -189,42 +118,12 @@ export async function runVerify(options: RunOptions): Promise<Report> {
       });
       const runOne = async (check: Check) => {
         const outcome = await check.run(send);
-        results.set(check.id, { ...resultOf(check), status: outcome.reasons.length > 0 ? "failed" : "passed", reasons: outcome.reasons });
-        for (const { operation, exchange } of outcome.exchanges) {
-          for (const answer of [...exchange.limited, exchange]) {
-            if (answer.failure) continue;
-            if (answer.status === 429 && target.contractLimit) limitedWhileKept[target.api.name] = (limitedWhileKept[target.api.name] ?? 0) + 1;
-            for (const { about, text } of answerProblems(operation, answer)) {
-              const key = `${target.api.name} ${about} ${text}`;
-              const known = findings.get(key);
-              const order = checks.indexOf(check);
-              // Checks run four at a time: the first check in the plan's order names the problem, not the first to
-              // finish, so the same server gets the same report every run.
-              if (known) {
-                known.answers++;
-                if (order < (firstSeenAt.get(key) ?? Number.POSITIVE_INFINITY)) {
-                  known.firstSeenIn = { kind: check.kind, name: check.name };
-                  firstSeenAt.set(key, order);
-                }
-              } else {
-                findings.set(key, {
-                  api: target.api.name,
-                  operationId: operation.operationId,
-                  about,
-                  problem: text,
-                  firstSeenIn: { kind: check.kind, name: check.name },
-                  answers: 1,
-                });
-                firstSeenAt.set(key, order);
-              }
-            }
-          }
-        }
+        tally.ran(check, outcome, checks.indexOf(check), target.contractLimit);
         return outcome.reasons.length === 0;
       };
       const [first, ...rest] = checks;
       if (first && !(await runOne(first))) {
-        for (const check of rest) results.set(check.id, { ...resultOf(check), status: "skipped", skipped: "the credentials check failed" });
+        for (const check of rest) tally.skipped(check, "the credentials check failed");
         own.left = 0;
         return;
       }
@@ -249,28 +148,8 @@ export async function runVerify(options: RunOptions): Promise<Report> {
     mode: options.mode,
     durationMs: Date.now() - started,
     requests,
-    checks: [...results.values()],
-    // In the plan's order, interface by interface, whichever check finished first.
-    findings: [...findings]
-      .sort(
-        ([a, first], [b, second]) =>
-          targets.findIndex((target) => target.api.name === first.api) - targets.findIndex((target) => target.api.name === second.api) ||
-          (firstSeenAt.get(a) ?? 0) - (firstSeenAt.get(b) ?? 0),
-      )
-      .map(([, finding]) => finding),
-    limitedWhileKept,
-  };
-}
-
-function resultOf(check: Check): CheckResult {
-  return {
-    id: check.id,
-    api: check.api.name,
-    operationId: check.operation.operationId,
-    kind: check.kind,
-    name: check.name,
-    rule: check.rule,
-    status: "passed",
-    reasons: [],
+    checks: tally.checks(),
+    findings: tally.findings(targets.map((target) => target.api)),
+    limitedWhileKept: tally.limitedWhileKept,
   };
 }
