@@ -15,8 +15,9 @@ export interface ResponseContext extends AttemptContext {
   willRetry: boolean;
   /**
    * When `willRetry`, the milliseconds until the next attempt may go: its backoff, the wait a `Retry-After` asked
-   * for, or a 429's pause, after which the retry takes its turn in the rate-limit queue (`onQueued` says if it
-   * waits longer). Undefined when the client will not retry.
+   * for, or the pause a 429 set (its wait, and up to a tenth more, 1 s at most, so that processes sharing the
+   * credential do not all come back at once), after which the retry takes its turn in the rate-limit queue
+   * (`onQueued` says if it waits longer). Undefined when the client will not retry.
    */
   retryInMs: number | undefined;
 }
@@ -39,11 +40,11 @@ export interface QueuedContext extends AttemptContext {
 
 export interface Hooks {
   /**
-   * Runs when an attempt, retries included, has to wait for its turn in the rate-limit queue (most go at once and
-   * never call it): for a page or a log that shows the wait. A hook that throws fails the call when its turn
-   * comes, before anything is sent.
+   * Runs when an attempt, retries included, joins the rate-limit queue to wait for its turn (most go at once and
+   * never call it): for a page or a log that shows the wait. A hook that throws, or whose promise rejects before
+   * the turn comes, fails the call when its turn comes, before anything is sent.
    */
-  onQueued?: (context: QueuedContext) => void;
+  onQueued?: (context: QueuedContext) => unknown;
   /**
    * Runs before each attempt is sent, retries included. It may set or delete headers on `request.headers`, or
    * return a new `Request` for the same method and URL whose headers are then sent; the method, URL and body
@@ -86,13 +87,23 @@ export async function hookedHeaders(
   return headers;
 }
 
-/** Runs `onQueued`: what it throws, as the call's IngestionError, to be thrown when the turn comes. */
-export function runQueuedHook(onQueued: NonNullable<Hooks["onQueued"]>, { label, operationId }: CallName, context: QueuedContext): IngestionError | undefined {
+/**
+ * Runs `onQueued`; what it throws, or what a promise it returns rejects with, goes to `failed` as the call's
+ * IngestionError, to be thrown when the turn comes (a rejection never goes unhandled).
+ */
+export function runQueuedHook(
+  onQueued: NonNullable<Hooks["onQueued"]>,
+  { label, operationId }: CallName,
+  context: QueuedContext,
+  failed: (error: IngestionError) => void,
+): void {
+  const failure = (error: unknown) =>
+    failed(new IngestionError(`${label}: the onQueued hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operationId }));
   try {
-    onQueued(context);
-    return undefined;
+    const returned: unknown = onQueued(context);
+    if (returned instanceof Promise) returned.catch(failure);
   } catch (error) {
-    return new IngestionError(`${label}: the onQueued hook failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error, operationId });
+    failure(error);
   }
 }
 

@@ -140,21 +140,39 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
     // How long the call has waited because of 429s, over its attempts: maxRateLimitWaitMs bounds it.
     let waitedMs = 0;
     for (let retry = 0; ; retry++) {
-      // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing.
-      const turn = queue.turn({ limit: rateLimit, signal: caller, front: requeued !== undefined, maxWaitMs: maxRateLimitWaitMs, waitedMs, call: policy });
+      // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing. The
+      // onQueued hook is told when the attempt joins the queue, and what it throws (or its promise rejects with)
+      // fails the call when its turn comes.
+      let hookFailure: IngestionError | undefined;
+      const turn = queue.turn({
+        limit: rateLimit,
+        signal: caller,
+        front: requeued !== undefined,
+        maxWaitMs: maxRateLimitWaitMs,
+        waitedMs,
+        call: policy,
+        queued:
+          onQueued &&
+          ((waiting) =>
+            runQueuedHook(
+              onQueued,
+              policy,
+              {
+                ...attemptContext(policy, retry),
+                waiting,
+                aboutMs: paceWaitMs(waiting, rateLimit),
+                maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
+              },
+              (failure) => {
+                hookFailure ??= failure;
+              },
+            )),
+      });
       let ticket: Ticket;
       if (typeof turn === "string") ticket = turn;
       else {
         const queuedAt = log ? performance.now() : 0;
         if (log) log("info", `${attemptLabel(call, retry, maxRetries)}: ${queuedLine(queue.waiting, rateLimit)}`);
-        const hookFailure =
-          onQueued &&
-          runQueuedHook(onQueued, policy, {
-            ...attemptContext(policy, retry),
-            waiting: queue.waiting,
-            aboutMs: paceWaitMs(queue.waiting, rateLimit),
-            maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
-          });
         try {
           ({ ticket, waitedMs } = await turn);
         } catch (error) {
@@ -162,9 +180,11 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
           if (!requeued || !(error instanceof RateLimitError)) throw error;
           return notRetried(requeued, `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)`);
         }
-        if (hookFailure) {
+        // Widened again: TypeScript does not see that the hook's callback may have set it during the wait.
+        const failed = hookFailure as IngestionError | undefined;
+        if (failed) {
           queue.release(ticket);
-          throw hookFailure;
+          throw failed;
         }
         log?.("info", `${attemptLabel(call, retry, maxRetries)}: waited ${Math.round(performance.now() - queuedAt)} ms for its turn in the rate-limit queue`);
       }
@@ -242,8 +262,9 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
       // What is left of the call's bound: a 429's wait counts against it with the waits it already had.
       const leftMs = maxRateLimitWaitMs - (limited ? waitedMs : 0);
       const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= leftMs);
-      // A 429's retry waits in the queue for the pause; any other, here, for what its answer asked or the backoff.
-      const retryInMs = again ? (waitMs ?? backoffMs(retry)) : undefined;
+      // A 429's retry waits in the queue for the pause the queue sets (the wait and its spread); any other, here, for
+      // what its answer asked or the backoff.
+      let pauseMs: number | undefined;
       if (limited) {
         // Every call of the credential stops for the wait, this one included, even when it will not retry.
         const read = bodyOf(response);
@@ -256,8 +277,9 @@ export function createPolicyFetch(config: PolicyFetchConfig): PolicyFetch {
         };
         // Recorded before this call asks again: a shared store then sees the pause before its next take. An abort
         // meanwhile rejects the call at once; the pause is still recorded, for the credential's other calls.
-        await untilAborted(queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number))), caller);
+        pauseMs = await untilAborted(queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number))), caller);
       }
+      const retryInMs = again ? (pauseMs ?? waitMs ?? backoffMs(retry)) : undefined;
       log?.(again ? "warn" : "error", `${outcome(call, retry, maxRetries, response, started, requestIdField)}${again ? ", retrying" : ""}`);
       if (onResponse) await runResponseHook(onResponse, policy, rereadable(response), { ...attemptContext(policy, retry), willRetry: again, retryInMs });
       if (again && limited) requeued = response;

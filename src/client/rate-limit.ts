@@ -92,6 +92,8 @@ export interface TurnRequest {
   /** The time this call has waited because of 429s so far, its earlier attempts' included. */
   waitedMs: number;
   call: CallName;
+  /** Told when the call joins the queue to wait (most never do), with how many wait then, this one included. */
+  queued?: ((waiting: number) => void) | undefined;
 }
 
 /** A turn given after waiting: the send's ticket, and the time the call has then waited because of 429s. */
@@ -177,6 +179,7 @@ export class CredentialQueue {
       }
       if (front) this.#waiters.unshift(waiter);
       else this.#waiters.push(waiter);
+      request.queued?.(this.#waiters.length);
       void this.#pump(asking);
     });
   }
@@ -202,15 +205,16 @@ export class CredentialQueue {
    * The send `ticket` names got `answer`, a 429 asking to wait `waitMs`. Every call of the credential stops for
    * that long, with up to 10% of it more (at most 1 s, and at most `spreadMs`, so that the call may still wait for
    * it), so that processes that share the credential do not all come back at once; the store lowers the budget.
-   * Resolves once the store has recorded it, or failed to: the call that got the 429 asks for its next turn after
-   * that, so a shared store sees the pause before that call's take.
+   * Resolves to the pause it set, in ms, once the store has recorded it, or failed to: the call that got the 429 asks
+   * for its next turn after that, so a shared store sees the pause before that call's take.
    */
-  limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, ticket: Ticket, spreadMs: number): Promise<void> {
+  limited(answer: RateLimitAnswer, waitMs: number, limit: RateLimit | undefined, ticket: Ticket, spreadMs: number): Promise<number> {
     const jitter = Math.random() * Math.min(1000, waitMs / 10, spreadMs);
     this.#lastAnswer = answer;
     this.#lastAnswerUntil = performance.now() + waitMs + jitter;
+    const pauseMs = Math.ceil(waitMs + jitter);
     // A store that cannot record it costs the pause here; the next take tells the calls what is wrong.
-    return bestEffort(() => this.#store.limited(this.#key, limit, Math.ceil(waitMs + jitter), ticket));
+    return bestEffort(() => this.#store.limited(this.#key, limit, pauseMs, ticket)).then(() => pauseMs);
   }
 
   /**

@@ -557,6 +557,51 @@ describe("what the hooks are told of the waits", () => {
     expect(queued[1]).toBeLessThanOrEqual(60_000 - 1_000);
   });
 
+  it("onResponse's retryInMs after a 429 is the pause the queue set: the wait asked for and its spread", async () => {
+    vi.useFakeTimers();
+    const seen: Seen[] = [];
+    const { policyFetch, sent } = scripted([answer(429, { "retry-after": "1" }), ok()], { onResponse: seenBy(seen) });
+    const call = policyFetch(getPipe({}, 1));
+    await vi.advanceTimersByTimeAsync(0);
+    const pause = seen[0]?.retryInMs as number;
+    // 1 s, and up to a tenth more.
+    expect(pause).toBeGreaterThanOrEqual(1_000);
+    expect(pause).toBeLessThanOrEqual(1_100);
+    await vi.advanceTimersByTimeAsync(pause - 1);
+    expect(sent).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await call;
+    expect(sent).toHaveLength(2);
+  });
+
+  it("onQueued is not told of a call that never joins the queue: one aborted before its turn", async () => {
+    const queued: unknown[] = [];
+    const { policyFetch } = scripted(() => ok(), { rateLimit: { requests: 1, intervalMs: 100 }, onQueued: (context) => queued.push(context) });
+    vi.useFakeTimers();
+    const first = policyFetch(getPipe());
+    const reason = new Error("gone");
+    const aborted = policyFetch(getPipe({ signal: AbortSignal.abort(reason) })).catch((error: unknown) => error);
+    expect(await aborted).toBe(reason);
+    await first;
+    expect(queued).toEqual([]);
+  });
+
+  it("onQueued whose promise rejects fails its call when its turn comes, and the rejection is not left unhandled", async () => {
+    vi.useFakeTimers();
+    const { policyFetch, sent } = scripted(() => ok(), {
+      rateLimit: { requests: 1, intervalMs: 100 },
+      onQueued: async () => {
+        throw new Error("the page went away");
+      },
+    });
+    const first = policyFetch(getPipe());
+    const failing = policyFetch(getPipe()).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(150);
+    expect(await failing).toMatchObject({ message: "getPipe GET /v1/pipes/{pipeId}: the onQueued hook failed: the page went away" });
+    await first;
+    expect(sent).toHaveLength(1);
+  });
+
   it("onQueued that throws fails its call when its turn comes, sending nothing, and the turn goes to the next call", async () => {
     const cause = new Error("no room on the page");
     let throws = true;
