@@ -90,7 +90,8 @@ export async function startDocsServer({ dir, host = "127.0.0.1", port, servers =
     }
     if (file === join(root, "playground.html")) {
       response.setHeader("content-security-policy", playgroundPolicy(connect));
-      if (connect.length > 0) body = Buffer.from(body.toString("utf8").replace(serversMeta, `<meta name="ingestion-api-servers" content="${named}">`));
+      // A function, not a string: `$` in a replacement string would expand.
+      if (connect.length > 0) body = Buffer.from(body.toString("utf8").replace(serversMeta, () => `<meta name="ingestion-api-servers" content="${named}">`));
     }
     response.writeHead(200, { "content-type": contentTypes[extname(file)] ?? "application/octet-stream", "content-length": body.length });
     response.end(request.method === "HEAD" ? undefined : body);
@@ -123,5 +124,8 @@ export function playgroundServerOrigin(value) {
     return undefined;
   }
   const onlyOrigin = url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === "";
-  return onlyOrigin && (url.protocol === "https:" || isLoopbackOrigin(url.origin)) ? url.origin : undefined;
+  // A host name of letters, digits, dots and hyphens, or an IPv6 address: a URL's host may hold `*`, `;` or `'`,
+  // which in a policy's source would widen it or start another directive.
+  const plainHost = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])$/.test(url.hostname);
+  return onlyOrigin && plainHost && (url.protocol === "https:" || isLoopbackOrigin(url.origin)) ? url.origin : undefined;
 }

@@ -58,15 +58,17 @@ export function isOwnOrigin(origin, allowed) {
 }
 
 /**
- * Whether an `Origin` header names a page on this machine: http or https on a loopback name, any port. Not `null`,
- * which a sandboxed iframe or a file sends from anywhere, and not a name a DNS answer could point here.
+ * Whether an `Origin` header names a page on this machine: http or https on a loopback name, any port, written as a
+ * browser writes an origin. Not `null`, which a sandboxed iframe or a file sends from anywhere, and not a name a DNS
+ * answer could point here.
  * @param {string | undefined} origin
  */
 export function isLoopbackOrigin(origin) {
   if (origin === undefined || origin === "null") return false;
   try {
-    const { protocol, hostname } = new URL(origin);
-    return (protocol === "http:" || protocol === "https:") && loopbackNames.includes(hostname.toLowerCase());
+    const url = new URL(origin);
+    // Exactly as a browser writes an origin: anything else (a path, a list, a number for an address) is not one.
+    return url.origin === origin && (url.protocol === "http:" || url.protocol === "https:") && loopbackNames.includes(url.hostname);
   } catch {
     return false;
   }

@@ -56,9 +56,13 @@ export function renderCall(records: CallRecord[], note?: string, explain: (error
     attempts.forEach(({ attempt, queued, at, request: sent, response: answer }, index) => {
       const waited = queued ? `waited for its turn from +${queued.at} ms` : "";
       if (at === undefined) {
-        // A retry after a 429 waits in the queue for the pause the server asked for, then for its turn.
-        const asked = attempts[index - 1]?.response?.retryInMs;
-        const why = asked === undefined ? "" : `: ${seconds(asked)} the server asked for, then its turn`;
+        if (outcome) {
+          request.append(block("h3", `${call}attempt ${attempt} · left the rate-limit queue unsent (it waited from +${queued?.at} ms)`));
+          return;
+        }
+        // A retry after a 429 waits in the queue for the 429's pause, then for its turn.
+        const pause = attempts[index - 1]?.response?.retryInMs;
+        const why = pause === undefined ? "" : `: the 429's pause of ${seconds(pause)}, then its turn`;
         const about = queued?.aboutMs === undefined ? "" : `, about ${seconds(queued.aboutMs)}`;
         request.append(block("h3", `${call}attempt ${attempt} · waiting since +${queued?.at} ms${why} (rate-limit queue: ${queued?.waiting} waiting${about})`));
         return;

@@ -182,12 +182,12 @@ function start(): void {
     return operation.path.endsWith(end) ? created.get(operation.path.slice(0, -end.length)) : undefined;
   }
 
-  /** Remembers the id a POST returned, for the operation that reads that item. */
-  function remember(records: CallRecord[]): void {
-    if (operation.method !== "POST") return;
+  /** Remembers the id a POST of `sent` returned, for the operation that reads that item. */
+  function remember(sent: PlaygroundOperation, records: CallRecord[]): void {
+    if (sent.method !== "POST") return;
     for (const { outcome } of records) {
       const id = outcome && "value" in outcome ? (outcome.value as { id?: unknown } | null)?.id : undefined;
-      if (typeof id === "string") created.set(`${operation.path}/`, id);
+      if (typeof id === "string") created.set(`${sent.path}/`, id);
     }
   }
 
@@ -218,19 +218,25 @@ function start(): void {
       session.configure(settings());
       const answer = answerPicker.value === "" ? undefined : Number(answerPicker.value);
       const count = Math.min(20, Math.max(1, Math.trunc(Number(times.value) || 1)));
+      // The operation sent: the reader may pick another while its calls run, whose panes then stay its own.
+      const sent = operation;
+      const shown = () => operation === sent;
       // Each step of each call is shown as it happens, at most once a frame.
       let frame = 0;
       const progress = (records: CallRecord[]) => {
         cancelAnimationFrame(frame);
-        frame = requestAnimationFrame(() => renderCall(records, undefined, explain));
+        frame = requestAnimationFrame(() => {
+          if (shown()) renderCall(records, undefined, explain);
+        });
       };
-      const records = await session.sendMany(operation, now, answer, count, { signal: control.signal, progress });
+      const records = await session.sendMany(sent, now, answer, count, { signal: control.signal, progress });
       cancelAnimationFrame(frame);
       // None when Reset (or a new sandbox rate limit) replaced the sandbox meanwhile: the page already says so.
       if (!records) return;
-      renderCall(records, undefined, explain);
-      remember(records);
+      remember(sent, records);
       renderState(session.state);
+      if (!shown()) return;
+      renderCall(records, undefined, explain);
       element("result-title").scrollIntoView({ block: "nearest" });
     } finally {
       setRunning(undefined);

@@ -103,10 +103,14 @@ export class PlaygroundSession {
   ): Promise<CallRecord[] | undefined> {
     const sandbox = this.sandbox;
     // The reader's Cancel, or the sandbox replaced: either stops every call of the send.
-    const signal = AbortSignal.any([this.calls.signal, control.signal]);
+    const { signal, dispose } = eitherSignal(this.calls.signal, control.signal);
     const records: CallRecord[] = Array.from({ length: times }, () => ({ attempts: [] }));
     const progress = () => control.progress(records);
-    await Promise.all(records.map((record) => this.send(operation, request, prefer, signal, record, progress)));
+    try {
+      await Promise.all(records.map((record) => this.send(operation, request, prefer, signal, record, progress)));
+    } finally {
+      dispose();
+    }
     return this.sandbox === sandbox ? records : undefined;
   }
 
@@ -206,4 +210,19 @@ export class PlaygroundSession {
       },
     };
   }
+}
+
+/**
+ * A signal that aborts with the first of `a` and `b` (AbortSignal.any, which browsers before 2024 lack: Safari 17.3,
+ * Chrome 115), with its reason.
+ */
+function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; dispose(): void } {
+  const either = new AbortController();
+  // Stops listening once the send is over: the session's own signal lives as long as its sandbox.
+  const listening = new AbortController();
+  for (const signal of [a, b]) {
+    if (signal.aborted) either.abort(signal.reason);
+    else signal.addEventListener("abort", () => either.abort(signal.reason), { once: true, signal: listening.signal });
+  }
+  return { signal: either.signal, dispose: () => listening.abort() };
 }

@@ -165,11 +165,18 @@ it("opened as a file, offers only its own sandbox and says how to reach others; 
   await page.close();
 });
 
-it.each(["http://api.example.com", "https://api.example.com/v1", "https://key:secret@api.example.com", "ftp://127.0.0.1", "localhost:4012"])(
-  "refuses --connect %s, naming the rule: an origin, https or on this machine",
-  (value) => {
-    const run = spawnSync(process.execPath, [join(root, "dist", "cli.js"), "docs", "--port", "0", "--connect", value, "--dir", docsDir], { encoding: "utf8" });
-    expect(run.status).toBe(2);
-    expect(run.stderr).toContain(`--connect takes a server's origin, https or on this machine (https://api.example.com, http://127.0.0.1:9000), not ${value}`);
-  },
-);
+it.each([
+  "http://api.example.com",
+  "https://api.example.com/v1",
+  "https://key:secret@api.example.com",
+  "ftp://127.0.0.1",
+  "localhost:4012",
+  // A host a policy would read as a wildcard, another directive, or a replacement pattern.
+  "https://*",
+  "https://a.example;report-uri",
+  "https://a$'b.example",
+])("refuses --connect %s, naming the rule: an origin, https or on this machine", (value) => {
+  const run = spawnSync(process.execPath, [join(root, "dist", "cli.js"), "docs", "--port", "0", "--connect", value, "--dir", docsDir], { encoding: "utf8" });
+  expect(run.status).toBe(2);
+  expect(run.stderr).toContain(`--connect takes a server's origin, https or on this machine (https://api.example.com, http://127.0.0.1:9000), not ${value}`);
+});
