@@ -10,6 +10,7 @@ export const unitTests = [
   "test/contract/examples.test.ts",
   "test/contract/links.test.ts",
   "test/contract/pipe-settings.test.ts",
+  "test/docs/created-ids.test.ts",
   "test/docs/readme-snippets.test.ts",
   "test/docs/sample-layout.test.ts",
   "test/sandbox/engine.test.ts",

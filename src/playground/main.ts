@@ -2,12 +2,12 @@
 // this page, and see the request as sent, each answer, what the SDK returned and the same call as code. The markup
 // is scripts/lib/playground-page.mjs's; this fills it in and runs it. Nothing here reaches the network.
 import type { RateLimit } from "../client/rate-limit.js";
-import { issuesOf } from "../client/validation.js";
 import { playgroundFragment } from "./address.js";
-import { createBodyEditor } from "./body-editor.js";
 import { cancelReason, renderCall, renderState } from "./call-view.js";
 import { codeSample, sampleLanguages } from "./code-samples.js";
-import { type EditedRequest, type PlaygroundOperation, playgroundOperations } from "./operations.js";
+import { CreatedIds } from "./created-ids.js";
+import { type PlaygroundOperation, playgroundOperations } from "./operations.js";
+import { createRequestPanel } from "./request-panel.js";
 import { createServerChoice } from "./server-choice.js";
 import { type CallRecord, type ClientSettings, PlaygroundSession } from "./session.js";
 
@@ -44,9 +44,6 @@ function start(): void {
   const operationPicker = element<HTMLSelectElement>("operation");
   const examplePicker = element<HTMLSelectElement>("example");
   const operationLine = element<HTMLElement>("operation-line");
-  const parameters = element<HTMLElement>("parameters");
-  const bodyField = element<HTMLElement>("body-field");
-  const bodyIssues = element<HTMLElement>("body-issues");
   const answerPicker = element<HTMLSelectElement>("answer");
   const sandboxLimit = element<HTMLSelectElement>("sandbox-limit");
   const times = element<HTMLInputElement>("times");
@@ -69,18 +66,8 @@ function start(): void {
   });
   const session = new PlaygroundSession(settings());
   let operation = playgroundOperations[0] as PlaygroundOperation;
-  /**
-   * The id of what the reader last created, by the path of the item it names (`POST /api/v2/alerts` returned an id:
-   * `/api/v2/alerts/{`): the operation that reads it (`getAlert`) takes it for its path parameter, not the seed's.
-   */
-  const created = new Map<string, string>();
-  // In the body editor, Enter is a new line; Ctrl+Enter (or Cmd+Enter) sends.
-  const body = createBodyEditor(element("body"), {
-    label: "Body",
-    describedBy: "body-issues body-help",
-    changed: () => edited(),
-    submit: () => form.requestSubmit(),
-  });
+  const created = new CreatedIds();
+  const requestPanel = createRequestPanel({ created, changed: () => edited(), submit: () => form.requestSubmit() });
 
   for (const candidate of playgroundOperations) {
     operationPicker.append(new Option(`${candidate.operationId}: ${candidate.method} ${candidate.summary}`, candidate.operationId));
@@ -109,86 +96,20 @@ function start(): void {
           new Option(`${code}, ${declared === String(code) ? "as declared" : `declared as ${declared}`} (Prefer: code=${code})`, String(code)),
       ),
     );
-    fill(example.request);
+    requestPanel.fill(next, example.request);
     const address = `#${playgroundFragment(next.operationId, example.named ? example.key : undefined)}`;
     if (location.hash !== address) history.replaceState(null, "", address);
   }
 
-  /** Puts a request into the parameter inputs and the body editor. */
-  function fill(request: EditedRequest): void {
-    parameters.replaceChildren(
-      ...operation.parameters.map((parameter) => {
-        const label = document.createElement("label");
-        const value = parameter.in === "path" ? (createdFor(parameter.name) ?? request.path[parameter.name]) : request.query[parameter.name];
-        const input = parameter.multiple ? document.createElement("textarea") : document.createElement("input");
-        input.name = parameter.name;
-        // Its name alone, without the hint beside it: "serviceId", as the contract and the SDK call it.
-        input.setAttribute("aria-label", parameter.name);
-        input.value = [value ?? []].flat().join("\n");
-        if (parameter.multiple) (input as HTMLTextAreaElement).rows = 2;
-        if (parameter.description) input.title = parameter.description;
-        label.append(
-          Object.assign(document.createElement("span"), { textContent: parameter.name }),
-          Object.assign(document.createElement("small"), { textContent: `${parameter.in}${parameter.multiple ? ", one per line" : ""}` }),
-          input,
-        );
-        return label;
-      }),
-    );
-    parameters.hidden = operation.parameters.length === 0;
-    bodyField.hidden = !operation.bodySchema;
-    // Loading the editor counts as an edit, which checks the body and writes the code.
-    body.load(operation.bodySchema ? JSON.stringify(request.body, null, 2) : "", operation.bodySchema);
-    if (!operation.bodySchema) edited();
-  }
-
-  /** The request as the inputs hold it; `body` is a SyntaxError when the editor's text is not JSON. */
-  function request(): { request: EditedRequest; notJson?: SyntaxError } {
-    const path: EditedRequest["path"] = {};
-    const query: EditedRequest["query"] = {};
-    for (const input of parameters.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>("[name]")) {
-      const parameter = operation.parameters.find((candidate) => candidate.name === input.name);
-      if (!parameter) continue;
-      if (parameter.in === "path") path[parameter.name] = input.value;
-      else if (input.value !== "") query[parameter.name] = parameter.multiple ? input.value.split("\n").filter(Boolean) : input.value;
-    }
-    if (!operation.bodySchema) return { request: { path, query, body: undefined } };
-    try {
-      return { request: { path, query, body: JSON.parse(body.text) } };
-    } catch (error) {
-      return { request: { path, query, body: undefined }, notJson: error as SyntaxError };
-    }
-  }
-
   /** Checks the body as the SDK will, names each field and its rule, and writes the call as code. */
   function edited(): void {
-    const { request: now, notJson } = request();
-    const issues = notJson
-      ? [`the body is not JSON: ${notJson.message}`]
-      : operation.bodyValidator
-        ? issuesOf(operation.bodyValidator, now.body).map((issue) => `${issue.path.slice(1).replaceAll("/", ".") || "the body"} ${issue.message}`)
-        : [];
-    bodyIssues.replaceChildren(...issues.map((issue) => Object.assign(document.createElement("li"), { textContent: issue })));
-    body.setInvalid(issues.length > 0);
+    const read = requestPanel.read(operation);
+    requestPanel.check(operation, read);
+    const { request: now, notJson } = read;
     const prefer = answerPicker.value === "" ? undefined : `code=${answerPicker.value}`;
     const chosen = target();
     const baseUrl = chosen.kind === "page" ? undefined : chosen.origin;
     code.textContent = notJson ? "(the body is not JSON)" : codeSample(operation, now, language.value as (typeof sampleLanguages)[number], { prefer, baseUrl });
-  }
-
-  /** The id the reader last created that `operation`'s path parameter `name` names, if any. */
-  function createdFor(name: string): string | undefined {
-    const end = `{${name}}`;
-    return operation.path.endsWith(end) ? created.get(operation.path.slice(0, -end.length)) : undefined;
-  }
-
-  /** Remembers the id a POST of `sent` returned, for the operation that reads that item. */
-  function remember(sent: PlaygroundOperation, records: CallRecord[]): void {
-    if (sent.method !== "POST") return;
-    for (const { outcome } of records) {
-      const id = outcome && "value" in outcome ? (outcome.value as { id?: unknown } | null)?.id : undefined;
-      if (typeof id === "string") created.set(`${sent.path}/`, id);
-    }
   }
 
   // While calls run, Send is Cancel: pressing it aborts them through their signal. Not `disabled` while busy: a
@@ -210,7 +131,7 @@ function start(): void {
     const control = new AbortController();
     setRunning(control);
     try {
-      const { request: now, notJson } = request();
+      const { request: now, notJson } = requestPanel.read(operation);
       if (notJson) {
         renderCall([], `Not sent: the body is not JSON (${notJson.message}).`);
         return;
@@ -233,7 +154,7 @@ function start(): void {
       cancelAnimationFrame(frame);
       // None when Reset (or a new sandbox rate limit) replaced the sandbox meanwhile: the page already says so.
       if (!records) return;
-      remember(sent, records);
+      created.remember(sent, records);
       renderState(session.state);
       if (!shown()) return;
       renderCall(records, undefined, explain);
@@ -256,7 +177,7 @@ function start(): void {
   examplePicker.addEventListener("change", () => choose(operation, examplePicker.value));
   // The parameters and options; the body editor says itself when it changed.
   form.addEventListener("input", (event) => {
-    if (event.target !== operationPicker && event.target !== examplePicker && !bodyField.contains(event.target as Node)) edited();
+    if (event.target !== operationPicker && event.target !== examplePicker && !requestPanel.holdsBody(event.target as Node)) edited();
   });
   language.addEventListener("change", edited);
   sandboxLimit.addEventListener("change", () => {
