@@ -1,9 +1,10 @@
 // What a send shows: each attempt's request as it went (the credential masked) in "Request", each answer with its
 // status, headers, body and time in "Response", and what the SDK gave back in "Result": the value, or the error's
 // class, message and the fields it carries.
+
+import { element } from "./markup.js";
 import type { CallRecord } from "./session.js";
 
-const view = (id: string) => document.getElementById(id) as HTMLElement;
 const block = (tag: string, text: string, className?: string) =>
   Object.assign(document.createElement(tag), {
     textContent: text,
@@ -34,9 +35,9 @@ const noResult = "What the SDK returns, or the error it throws.";
  * answered, and the wait before the next; the result once the call is over. `note` says, once, why nothing shows.
  */
 export function renderCall(records: CallRecord[], note?: string, explain: (error: Error) => string | undefined = () => undefined): void {
-  const request = view("request-view");
-  const response = view("response-view");
-  const result = view("result-view");
+  const request = element("request-view");
+  const response = element("response-view");
+  const result = element("result-view");
   if (note !== undefined) {
     request.replaceChildren(block("p", note, "note"));
     response.replaceChildren(block("p", noAnswer, "note"));
@@ -99,7 +100,7 @@ export function renderCall(records: CallRecord[], note?: string, explain: (error
       return;
     }
     const error = outcome.error as Error & Record<string, unknown>;
-    if (error?.name === "AbortError" && cancelled(error)) {
+    if (readerCancels.has(error)) {
       const sentCount = attempts.filter(({ at }) => at !== undefined).length;
       result.append(
         block("h3", `${call}cancelled`, "failed"),
@@ -118,11 +119,17 @@ export function renderCall(records: CallRecord[], note?: string, explain: (error
   });
 }
 
+// The reasons the page gave when the reader pressed Cancel: the SDK rejects a cancelled call with that very reason.
+const readerCancels = new WeakSet<object>();
+
 /** The reason the page gives when the reader presses Cancel. */
-export const cancelReason = () => new DOMException("the reader cancelled the call", "AbortError");
-const cancelled = (error: Error) => error.message === "the reader cancelled the call";
+export function cancelReason(): DOMException {
+  const reason = new DOMException("the reader cancelled the call", "AbortError");
+  readerCancels.add(reason);
+  return reason;
+}
 
 /** The sandbox's data, as `GET /_sandbox/state` answers it. */
 export function renderState(state: unknown): void {
-  view("state-view").textContent = json(state);
+  element("state-view").textContent = json(state);
 }

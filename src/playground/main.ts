@@ -6,12 +6,11 @@ import { playgroundFragment } from "./address.js";
 import { cancelReason, renderCall, renderState } from "./call-view.js";
 import { codeSample, sampleLanguages } from "./code-samples.js";
 import { CreatedIds } from "./created-ids.js";
+import { element } from "./markup.js";
 import { type PlaygroundOperation, playgroundOperations } from "./operations.js";
 import { createRequestPanel } from "./request-panel.js";
 import { createServerChoice } from "./server-choice.js";
 import { type CallRecord, type ClientSettings, PlaygroundSession } from "./session.js";
-
-const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** A part of the address decoded, or as it is when it is not valid percent-encoding (`#%`). */
 function decodedOrAsIs(part: string): string {
@@ -55,8 +54,7 @@ function start(): void {
   const code = element<HTMLElement>("code-text");
   // Where the calls go: its help and credentials show as the reader chooses; the code view follows it.
   const servers = createServerChoice(() => edited());
-  const target = () => servers.target();
-  const explain = (error: Error) => servers.explain(error);
+  const { target, explain } = servers;
 
   const settings = (): ClientSettings => ({
     target: target(),

@@ -4,9 +4,8 @@
 import { issuesOf } from "../client/validation.js";
 import { createBodyEditor } from "./body-editor.js";
 import type { CreatedIds } from "./created-ids.js";
+import { element } from "./markup.js";
 import type { EditedRequest, PlaygroundOperation } from "./operations.js";
-
-const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
 /** The request as the inputs hold it; `notJson` when the editor's text is not JSON. */
 export interface ReadRequest {

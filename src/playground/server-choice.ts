@@ -2,9 +2,9 @@
 // from file://, only the sandbox in this page; served by `npx ingestion-api docs --sandbox` also that sandbox, and
 // with `--connect <origin>` a server of the reader's, with credentials held in this page's memory only. The docs
 // server names them in the page (src/docs/server.js) and lets its policy connect to them and nothing else.
-import type { Target } from "./session.js";
 
-const element = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+import { element } from "./markup.js";
+import type { Target } from "./session.js";
 
 /** The servers the docs server said this page may call, from the element it fills: none as built, or from file://. */
 function namedServers(): { sandbox: string | undefined; servers: string[] } {
