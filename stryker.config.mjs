@@ -11,7 +11,15 @@ export const targets = {
     mutate: [
       ...[
         "transport",
-        "policy-fetch",
+        "routes",
+        "raw-client",
+        "call-policy",
+        "send-call",
+        "attempt",
+        "attempt-log",
+        "read-body",
+        "abortable",
+        "credential-queue",
         "rate-limit",
         "memory-store",
         "retry-policy",

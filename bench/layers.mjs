@@ -1,10 +1,10 @@
 // `npm run bench:layers`: where the SDK's cost over the baseline sits, layer by layer, on the running Node (run
 // it under another with `node bench/layers.mjs`). The same canned server and paired blocks as `npm run bench`,
 // for GET only, with the request path built up one layer at a time:
-//   policy fetch      the SDK's policy fetch alone (src/client/policy-fetch.ts), sent a call as a typed call sends it;
+//   sendCall          the SDK's sending alone (src/client/send-call.ts), sent a call as a typed call sends it;
 //   SDK, validation off / on   the whole typed path, from src/ (bundled here as dist/ is, so it measures the same
-//                     code): validation, openapi-fetch's URL serializers, the policy fetch, the mapping;
-//   raw               the clients' `raw`: openapi-fetch's client, its Request read into the same policy fetch.
+//                     code): validation, the URL, sendCall, the mapping;
+//   raw               the clients' `raw`: openapi-fetch's client, its Request read into the same sendCall.
 // Each layer's ratio is to the baseline run right beside it. Prints a table; judges nothing.
 import { fork } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -16,12 +16,12 @@ import { organizationId, pipeId, serviceId, settingsPath, settingsTemplate } fro
 const plan = { blocks: 12, calls: 400, throughputCalls: 1280, inFlight: 64, warmup: 1000 };
 const root = fileURLToPath(new URL("..", import.meta.url));
 const bundle = fileURLToPath(new URL("../build/bench-layers.js", import.meta.url));
-// The policy fetch is not exported by the package, so the layers are bundled from src/ with dist/'s settings.
+// sendCall is not exported by the package, so the layers are bundled from src/ with dist/'s settings.
 await build({
   absWorkingDir: root,
   stdin: {
     contents:
-      'export * from "./src/client/policy-fetch.ts"; export { ownHeaders } from "./src/client/headers.ts"; export { credentialQueue } from "./src/client/rate-limit.ts"; export { processRateLimitStore } from "./src/client/memory-store.ts"; export { createManagementClient } from "./src/index.ts";',
+      'export * from "./src/client/send-call.ts"; export { ownHeaders } from "./src/client/headers.ts"; export { credentialQueue } from "./src/client/credential-queue.ts"; export { processRateLimitStore } from "./src/client/memory-store.ts"; export { createManagementClient } from "./src/index.ts";',
     resolveDir: root,
     loader: "ts",
   },
@@ -42,7 +42,7 @@ try {
   const url = baseUrl + settingsPath;
   const baseline = baselineCalls(baseUrl).get;
 
-  const policyFetch = sdk.createPolicyFetch({
+  const sender = {
     queue: sdk.credentialQueue(sdk.processRateLimitStore, "layers"),
     rateLimit: undefined,
     maxRateLimitWaitMs: 120_000,
@@ -50,10 +50,12 @@ try {
     fetch: globalThis.fetch,
     maxResponseBytes: 16 * 2 ** 20,
     requestIdField: "requestId",
+    errorKey: "error",
     log: undefined,
+    onQueued: undefined,
     onRequest: undefined,
     onResponse: undefined,
-  });
+  };
   const policy = { label: "getPipeSettings", operationId: "getPipeSettings", timeoutMs: 60_000, maxRetries: 2 };
   const client = (validate) =>
     sdk.createManagementClient({ baseUrl, keyId, keySecret, organizationId, validateRequests: validate, validateResponses: validate, rateLimit: false });
@@ -61,8 +63,7 @@ try {
   const ids = { serviceId, pipeId };
   const path = { organizationId, serviceId, pipeId };
   const layers = {
-    "policy fetch": async () =>
-      sdk.bodyOf(await policyFetch({ method: "GET", url, body: undefined, headers: undefined, signal: undefined, policy })).json.result,
+    sendCall: async () => (await sdk.sendCall(sender, { method: "GET", url, body: undefined, headers: undefined, signal: undefined, policy })).body.json.result,
     "SDK, validation off": () => unchecked.pipes.getSettings(ids),
     "SDK, validation on": () => checked.pipes.getSettings(ids),
     raw: async () => (await unchecked.raw.GET(settingsTemplate, { params: { path } })).data.result,

@@ -10,7 +10,7 @@ import { build } from "esbuild";
 import { root } from "./toolchain.mjs";
 
 // Scripts run under plain Node, which reads no TypeScript: the limiter is bundled from src/ here, as
-// bench/layers.mjs bundles the policy fetch (a few kilobytes, in about 0.1 s).
+// bench/layers.mjs bundles sendCall (a few kilobytes, in about 0.1 s).
 const bundled = await build({
   absWorkingDir: root,
   stdin: {

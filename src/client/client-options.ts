@@ -1,12 +1,13 @@
 // What a client can be configured with, and how options, the environment and defaults combine.
 
 import type { InterfaceDescriptor } from "../contract/interfaces.js";
+import { credentialQueue } from "./credential-queue.js";
 import { IngestionError } from "./errors.js";
 import { checkedDefaultHeaders, ownHeaders } from "./headers.js";
 import type { Hooks } from "./hooks.js";
 import { createLog, type Logger, type LogLevel } from "./logging.js";
 import { processRateLimitStore } from "./memory-store.js";
-import { credentialKey, credentialQueue, declaredLimit, type RateLimit, type RateLimitStore } from "./rate-limit.js";
+import { credentialKey, declaredLimit, type RateLimit, type RateLimitStore } from "./rate-limit.js";
 
 /** Options shared by both clients. */
 export interface CommonClientOptions extends Hooks {

@@ -1,5 +1,5 @@
 // The per-attempt hooks a client takes (`onQueued`, `onRequest`, `onResponse`): what they see, and how a request
-// hook's changes are taken back. All run for every attempt of typed calls and `raw` alike, from the policy fetch.
+// hook's changes are taken back. All run for every attempt of typed calls and `raw` alike, from sendCall (send-call.ts).
 import { type CallName, IngestionError } from "./errors.js";
 
 /** What a hook knows about the attempt it sees. */

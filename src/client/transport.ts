@@ -1,34 +1,26 @@
-// One request path for both clients. A typed call is validated, its URL built from the generated `paths` by the
-// serializers `raw` gives openapi-fetch (the path's below, openapi-fetch's own for the query), sent by the policy
-// fetch (policy-fetch.ts), and its answer mapped to the resource or to an error here, once. `raw` is openapi-fetch's
-// client over the same policy fetch.
+// One request path for both clients. A typed call is validated, its URL built from its route (routes.ts) with
+// openapi-fetch's query serializer, sent by sendCall (send-call.ts), and its answer made the resource or an error
+// here, once. `raw` is openapi-fetch's client over the same sending (raw-client.ts).
 
-import type { Client } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
 import type { HttpMethod, PathsWithMethod, RequestBodyJSON, SuccessResponseJSON } from "openapi-typescript-helpers";
 import type { InterfaceDescriptor } from "../contract/interfaces.js";
 import { ApiPromise, type Outcome, type WithResponse } from "./api-promise.js";
-import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
-import { apiErrorFor, type CallName, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
+import { type CallPolicy, policyForCall } from "./call-policy.js";
+import type { RequestOptions } from "./client-options.js";
+import { apiErrorFor, IngestionError, RequestValidationError, ResponseValidationError } from "./errors.js";
 import { checkedCallHeaders } from "./headers.js";
-import {
-  bodyOf,
-  type CallPolicy,
-  createPolicyFetch,
-  errorBodyOf,
-  type PolicyFetchConfig,
-  pathOf,
-  requestIdOf,
-  rereadable,
-  whyNotRetried,
-} from "./policy-fetch.js";
+import { createRawClient, type RawClient } from "./raw-client.js";
+import { errorBodyOf, requestIdOf } from "./read-body.js";
 import { requestedWaitMs } from "./retry-policy.js";
+import { basePathOf, fillSegments, type Route, type Routes, routesOf } from "./routes.js";
+import { type Answer, type Sender, sendCall } from "./send-call.js";
 import { issuesOf, type OperationValidators, type Validator } from "./validation.js";
 
-const createClient = openapiFetch.default;
+export type { RawClient } from "./raw-client.js";
 
-/** What the policy fetch needs, and what the typed calls add on top of it. */
-export interface TransportConfig extends Omit<PolicyFetchConfig, "requestIdField" | "errorKey"> {
+/** What the sending needs, and what the typed calls add on top of it. */
+export interface TransportConfig extends Omit<Sender, "requestIdField" | "errorKey"> {
   /** The interface: its envelope, error and request-id fields. */
   api: InterfaceDescriptor;
   baseUrl: string;
@@ -72,13 +64,6 @@ export type TypedCall<Paths extends {}, M extends Method> = <Path extends PathsW
   options?: RequestOptions,
 ) => ApiPromise<Unwrapped<SuccessResponseJSON<OperationOf<Paths, M, Path> & Record<string | number, unknown>>>>;
 
-/**
- * openapi-fetch's client over the policy fetch. Its middleware (`use`, `eject`) is refused: it would see one call
- * and never a retry, and typed calls do not pass through it; the client options `onRequest` and `onResponse` see
- * every attempt of both.
- */
-export type RawClient<Paths extends {}> = Omit<Client<Paths>, "use" | "eject">;
-
 export interface Transport<Paths extends {}> {
   GET: TypedCall<Paths, "get">;
   PUT: TypedCall<Paths, "put">;
@@ -87,17 +72,17 @@ export interface Transport<Paths extends {}> {
   raw: RawClient<Paths>;
 }
 
-/** An operation as a client sends it: its template, validators and the policy of a call that overrides nothing. */
-interface Route {
-  /** `METHOD /path/{template}`, the validators' key. */
-  key: string;
-  template: string;
-  /** The base URL and the template, split at its parameters (see fillPath): made once, filled on every call. */
-  segments: string[];
-  validators: OperationValidators;
-  policy: CallPolicy;
-  /** Matches a filled path of this operation, for `raw` calls. */
-  pattern: RegExp;
+/** What a client's typed calls share: how they are sent, and the routes and answer checks once their modules load. */
+interface TypedCalls {
+  api: InterfaceDescriptor;
+  sender: Sender;
+  validateRequests: boolean;
+  querySerializer: (query: Record<string, unknown>) => string;
+  // Set once the modules have loaded: from then on a call finds them at once, without waiting on anything.
+  routes: Routes | undefined;
+  routesLoading: Promise<Routes>;
+  responseValidators: Record<string, Record<string, Validator>> | undefined;
+  responsesLoading: Promise<Record<string, Record<string, Validator>>> | undefined;
 }
 
 type Init = { params?: { path?: Record<string, unknown>; query?: Record<string, unknown> }; body?: unknown };
@@ -106,173 +91,107 @@ const noOptions: RequestOptions = {};
 
 export function createTransport<Paths extends {}>(config: TransportConfig): Transport<Paths> {
   const { api, baseUrl } = config;
-  const send = createPolicyFetch({ ...config, requestIdField: api.requestIdField, errorKey: api.errorKey });
-  // Made once here: left out, openapi-fetch makes the same serializer anew on every call.
-  const querySerializer = openapiFetch.createQuerySerializer();
-
-  // A base URL may have a path of its own (a gateway's prefix), which every request path starts with.
-  const basePath = new URL(baseUrl).pathname.replace(/\/$/, "");
-
-  /** The routes by method, then path template: two lookups of strings the caller already has, no key built per call. */
-  function routesOf(validatorsByKey: Record<string, OperationValidators>): Record<string, Map<string, Route>> {
-    const routes: Record<string, Map<string, Route>> = {};
-    for (const [key, validators] of Object.entries(validatorsByKey)) {
-      // Stryker disable next-line StringLiteral: every key is `METHOD /template`, so the defaults are never used.
-      const [method = "", template = ""] = key.split(" ");
-      // Errors and log lines name the operation and its path template (never a value that may be private).
-      const label = `${validators.operationId} ${key}`;
-      const policy = { label, operationId: validators.operationId, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries };
-      const pattern = new RegExp(`^${escapeRegExp(basePath + template).replace(/\\\{[^}]+\\\}/g, "[^/]+")}$`);
-      routes[method] ??= new Map();
-      routes[method].set(template, { key, template, segments: segmentsOf(baseUrl + template), validators, policy, pattern });
-    }
-    return routes;
-  }
-
-  // Set once the modules have loaded: from then on a call finds them at once, without waiting on anything.
-  let routes: Record<string, Map<string, Route>> | undefined;
-  let responseValidators: Record<string, Record<string, Validator>> | undefined;
-  // Each `then` goes inside loadedModule, so the promise kept here is the one whose failure loadedModule handles.
-  const routesLoading = loadedModule(
-    "request validators",
-    config.validators.then((module) => {
-      routes = routesOf(module.validators);
-      return routes;
-    }),
-  );
-  const responsesLoading = config.responseValidators
-    ? loadedModule(
+  const calls: TypedCalls = {
+    api,
+    sender: { ...config, requestIdField: api.requestIdField, errorKey: api.errorKey },
+    validateRequests: config.validateRequests,
+    // Made once here: left out, openapi-fetch makes the same serializer anew on every call.
+    querySerializer: openapiFetch.createQuerySerializer(),
+    routes: undefined,
+    // Each `then` goes inside loadedModule, so the promise kept here is the one whose failure loadedModule handles.
+    routesLoading: loadedModule(
+      "request validators",
+      config.validators.then((module) => {
+        calls.routes = routesOf(module.validators, baseUrl, config);
+        return calls.routes;
+      }),
+    ),
+    responseValidators: undefined,
+    responsesLoading:
+      config.responseValidators &&
+      loadedModule(
         "response validators",
         config.responseValidators.then((module) => {
-          responseValidators = module.responseValidators;
-          return responseValidators;
+          calls.responseValidators = module.responseValidators;
+          return module.responseValidators;
         }),
-      )
-    : undefined;
-
-  /** The policy of a call: the route's own when the call overrides nothing, else one made for it. */
-  function policyOf({ policy }: Route, options: RequestOptions): CallPolicy {
-    if (options.timeoutMs === undefined && options.maxRetries === undefined) return policy;
-    return {
-      ...policy,
-      timeoutMs: options.timeoutMs === undefined ? policy.timeoutMs : checkedCount(policy.label, "timeoutMs", options.timeoutMs, 1, maxTimeoutMs),
-      maxRetries: options.maxRetries === undefined ? policy.maxRetries : checkedCount(policy.label, "maxRetries", options.maxRetries, 0, 100),
-    };
-  }
-
-  function validate({ policy, validators }: Route, init: Init): void {
-    const { path: pathParams, query } = init.params ?? {};
-    const params = query ? { ...pathParams, ...query } : (pathParams ?? {});
-    const paramIssues = validators.params ? issuesOf(validators.params, params) : [];
-    const bodyIssues = validators.body ? issuesOf(validators.body, init.body) : [];
-    if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(policy, [...paramIssues, ...bodyIssues]);
-  }
-
-  /** A response the policy fetch returned, as the call's result or its error; `validate` checks a 200's body. */
-  function resultOf({ policy }: Route, response: Response, validate: Validator | undefined): WithResponse<unknown> {
-    const body = bodyOf(response);
-    const requestId = requestIdOf(response, api.requestIdField, body);
-    if (!response.ok) {
-      throw apiErrorFor(
-        api,
-        response.status,
-        errorBodyOf(body),
-        response.headers,
-        requestId,
-        policy,
-        requestedWaitMs(response.headers),
-        whyNotRetried(response),
-      );
-    }
-    if (validate) {
-      const issues = issuesOf(validate, body.json);
-      if (issues.length > 0) throw new ResponseValidationError(policy, issues, requestId);
-    }
-    const envelope = body.json;
-    if (!envelope || typeof envelope !== "object" || !(api.envelope in envelope)) {
-      const seen = body.text === "" ? "the body is empty" : "is required";
-      throw new ResponseValidationError(policy, [{ path: `/${api.envelope}`, message: seen }], requestId);
-    }
-    return { data: (envelope as Record<string, unknown>)[api.envelope], response, requestId };
-  }
-
-  /** One typed call, to its outcome: it never rejects (see ApiPromise). */
-  async function run(method: string, template: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
-    try {
-      const route = (routes ?? (await routesLoading))[method]?.get(template);
-      if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
-      if (config.validateRequests) validate(route, init);
-      const query = init.params?.query;
-      // openapi-fetch's createFinalURL, without its work for a query that is not there (most calls have none).
-      const path = fillSegments(route.segments, init.params?.path, route.policy);
-      const search = query === undefined ? "" : querySerializer(query);
-      const url = search === "" ? path : `${path}?${search}`;
-      const response = await send({
-        method,
-        url,
-        // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined too; the check only says so.
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy, options.headers),
-        signal: options.signal,
-        policy: policyOf(route, options),
-      });
-      const validateResponse = responsesLoading && (responseValidators ?? (await responsesLoading))[route.key]?.["200"];
-      return resultOf(route, response, validateResponse);
-    } catch (error) {
-      // A caller's abort rejects with the caller's own reason, as fetch does.
-      return { failure: options.signal?.aborted && error === options.signal.reason ? error : asIngestionError(error) };
-    }
-  }
-
+      ),
+  };
   const typed =
     (method: string) =>
     (template: string, init: Init | undefined, options: RequestOptions | undefined): ApiPromise<unknown> =>
-      new ApiPromise(run(method, template, init ?? noInit, options ?? noOptions));
-
-  /** `raw`'s fetch: openapi-fetch's Request, read into a call of the operation its path matches, sent the same way. */
-  async function rawFetch(request: Request): Promise<Response> {
-    const path = pathOf(request.url);
-    let route: Route | undefined;
-    for (const candidate of (routes ?? (await routesLoading))[request.method]?.values() ?? []) if (candidate.pattern.test(path)) route = candidate;
-    // openapi-fetch fills the template only when the call gives path parameters; without any, it is sent as it is.
-    if (route && decodeURIComponent(path) === basePath + route.template) {
-      throw new RequestValidationError(route.policy, [{ path: route.template, message: "has a path parameter without a value" }]);
-    }
-    const response = await send({
-      method: request.method,
-      url: request.url,
-      body: request.body === null ? undefined : await request.text(),
-      headers: Object.fromEntries(request.headers),
-      signal: request.signal,
-      policy: route?.policy ?? { label: `${request.method} ${path}`, operationId: undefined, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries },
-    });
-    // openapi-fetch reads the body again, which the policy has read already.
-    return rereadable(response);
-  }
-
-  const client = createClient<Paths>({ baseUrl, fetch: rawFetch, pathSerializer: fillPath, querySerializer });
-  // openapi-fetch fills the path (fillPath) before it says the method: a value refused there is named here, where
-  // both are known, by the operation they make. Only the contracts' methods have operations to name.
-  const named = async (error: unknown, method: string, template: string): Promise<never> => {
-    const route = error instanceof RequestValidationError && !error.operationId && (routes ?? (await routesLoading))[method]?.get(template);
-    throw route ? new RequestValidationError(route.policy, (error as RequestValidationError).issues) : error;
-  };
-  const methods = client as unknown as Record<string, (...args: string[]) => Promise<unknown>>;
-  for (const method of ["GET", "PUT", "POST", "request"]) {
-    const call = methods[method] as (...args: string[]) => Promise<unknown>;
-    methods[method] = (...args) =>
-      call(...args).catch((error) =>
-        method === "request" ? named(error, (args[0] as string).toUpperCase(), args[1] as string) : named(error, method, args[0] as string),
-      );
-  }
-  const refuseMiddleware = () => {
-    throw new IngestionError(
-      "raw.use() and raw.eject() are not supported: openapi-fetch middleware sees one call, not each attempt, and typed calls do not pass through it; pass onRequest and onResponse to the client instead, which see every attempt of typed calls and raw alike",
-    );
-  };
-  const raw: RawClient<Paths> = Object.assign(client, { use: refuseMiddleware, eject: refuseMiddleware });
-
+      new ApiPromise(runCall(calls, method, template, init ?? noInit, options ?? noOptions));
+  const raw = createRawClient<Paths>({
+    sender: calls.sender,
+    defaults: config,
+    baseUrl,
+    basePath: basePathOf(baseUrl),
+    querySerializer: calls.querySerializer,
+    routes: () => calls.routes ?? calls.routesLoading,
+  });
   return { GET: typed("GET"), PUT: typed("PUT"), POST: typed("POST"), raw } as unknown as Transport<Paths>;
+}
+
+/** One typed call, to its outcome: it never rejects (see ApiPromise). */
+async function runCall(calls: TypedCalls, method: string, template: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
+  try {
+    const route = (calls.routes ?? (await calls.routesLoading))[method]?.get(template);
+    if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
+    if (calls.validateRequests) validate(route, init);
+    const answer = await sendCall(calls.sender, {
+      method,
+      url: urlOf(route, init, calls.querySerializer),
+      // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined too; the check only says so.
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy, options.headers),
+      signal: options.signal,
+      policy: policyForCall(route.policy, options),
+    });
+    const validateResponse = calls.responsesLoading && (calls.responseValidators ?? (await calls.responsesLoading))[route.key]?.["200"];
+    return resultOf(calls.api, route.policy, answer, validateResponse);
+  } catch (error) {
+    // A caller's abort rejects with the caller's own reason, as fetch does.
+    return { failure: options.signal?.aborted && error === options.signal.reason ? error : asIngestionError(error) };
+  }
+}
+
+function validate({ policy, validators }: Route, init: Init): void {
+  const { path: pathParams, query } = init.params ?? {};
+  const params = query ? { ...pathParams, ...query } : (pathParams ?? {});
+  const paramIssues = validators.params ? issuesOf(validators.params, params) : [];
+  const bodyIssues = validators.body ? issuesOf(validators.body, init.body) : [];
+  if (paramIssues.length + bodyIssues.length > 0) throw new RequestValidationError(policy, [...paramIssues, ...bodyIssues]);
+}
+
+/** The URL of a call: openapi-fetch's createFinalURL, without its work for a query that is not there (most calls have none). */
+function urlOf({ segments, policy }: Route, init: Init, querySerializer: TypedCalls["querySerializer"]): string {
+  const query = init.params?.query;
+  const path = fillSegments(segments, init.params?.path, policy);
+  const search = query === undefined ? "" : querySerializer(query);
+  return search === "" ? path : `${path}?${search}`;
+}
+
+/** A call's answer as its result or its error; `validate` checks a 200's body. */
+function resultOf(
+  api: InterfaceDescriptor,
+  policy: CallPolicy,
+  { response, body, notRetried }: Answer,
+  validate: Validator | undefined,
+): WithResponse<unknown> {
+  const requestId = requestIdOf(response.headers, body, api.requestIdField);
+  if (!response.ok) {
+    throw apiErrorFor(api, response.status, errorBodyOf(body), response.headers, requestId, policy, requestedWaitMs(response.headers), notRetried);
+  }
+  if (validate) {
+    const issues = issuesOf(validate, body.json);
+    if (issues.length > 0) throw new ResponseValidationError(policy, issues, requestId);
+  }
+  const envelope = body.json;
+  if (!envelope || typeof envelope !== "object" || !(api.envelope in envelope)) {
+    const seen = body.text === "" ? "the body is empty" : "is required";
+    throw new ResponseValidationError(policy, [{ path: `/${api.envelope}`, message: seen }], requestId);
+  }
+  return { data: (envelope as Record<string, unknown>)[api.envelope], response, requestId };
 }
 
 /**
@@ -310,56 +229,4 @@ function loadedModule<Module>(what: string, loading: Promise<Module>): Promise<M
 function asIngestionError(error: unknown): IngestionError {
   if (error instanceof IngestionError) return error;
   return new IngestionError(`the call failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-}
-
-// A URL template split once at its parameters: literal text at even indexes, parameter names at odd ones.
-const templates = new Map<string, string[]>();
-// The characters encodeURIComponent leaves as they are.
-const unreserved = /^[A-Za-z0-9\-_.!~*'()]*$/;
-
-const segmentsOf = (template: string): string[] => template.split(/\{([^}]+)\}/);
-
-/**
- * The path serializer of both paths (openapi-fetch's `pathSerializer` for `raw`): each value becomes exactly one
- * encoded segment. "." and ".." are refused, since URL parsing would collapse them into another path (with the
- * credentials), and so are a missing value and text that is not valid Unicode, before anything is sent.
- */
-function fillPath(template: string, params: Record<string, unknown>): string {
-  let segments = templates.get(template);
-  // Stryker disable next-line ConditionalExpression: a cache; splitting the template again gives the same segments.
-  if (!segments) {
-    segments = segmentsOf(template);
-    // Stryker disable next-line CallExpression: a cache; without it each call splits the template again, alike.
-    templates.set(template, segments);
-  }
-  return fillSegments(segments, params, { label: pathOf(template), operationId: undefined });
-}
-
-/** Fills a template split by segmentsOf; `call` names the call in the error a missing or bad value gets. */
-function fillSegments(segments: string[], params: Record<string, unknown> | undefined, call: CallName): string {
-  let path = segments[0] as string;
-  for (let index = 1; index < segments.length; index += 2) {
-    const name = segments[index] as string;
-    const value = params?.[name];
-    if (value === undefined || value === null || value === "") throw pathIssue(call, name, "is required");
-    const text = String(value);
-    if (text === "." || text === "..") throw pathIssue(call, name, 'must not be "." or ".."');
-    // An id is almost always made of characters encodeURIComponent keeps: then it would only copy the text.
-    if (unreserved.test(text)) {
-      path += text + segments[index + 1];
-      continue;
-    }
-    try {
-      path += encodeURIComponent(text) + segments[index + 1];
-    } catch {
-      throw pathIssue(call, name, "is not valid Unicode text (it has a lone surrogate)");
-    }
-  }
-  return path;
-}
-
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-function pathIssue(call: CallName, name: string, message: string): RequestValidationError {
-  return new RequestValidationError(call, [{ path: `/${name}`, message }]);
 }

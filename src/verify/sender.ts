@@ -1,11 +1,13 @@
-// How `ingestion-api verify` sends: through the SDK's own policy fetch (its body cap, timeout, refusal of
+// How `ingestion-api verify` sends: through the SDK's own sending (its body cap, timeout, refusal of
 // redirects) and its credential queue, so the checks keep the rate limit as a client does and pause for a 429 as
 // a client does. It never retries anything else: the first answer is what is judged.
+
+import { credentialQueue } from "../client/credential-queue.js";
 import type { OwnHeaders } from "../client/headers.js";
 import { ownHeaders } from "../client/headers.js";
 import { processRateLimitStore } from "../client/memory-store.js";
-import { bodyOf, createPolicyFetch, type PolicyFetch } from "../client/policy-fetch.js";
-import { credentialKey, credentialQueue, type RateLimit } from "../client/rate-limit.js";
+import { credentialKey, type RateLimit } from "../client/rate-limit.js";
+import { type Answer, type Sender, sendCall } from "../client/send-call.js";
 import type { Api } from "./contract.js";
 
 /** Which `Authorization` a request carries: the given credentials, none, made-up ones, or the other interface's scheme. */
@@ -79,10 +81,10 @@ export function createSender(options: SenderOptions): (request: Outgoing) => Pro
     "other-scheme": ownHeaders(madeUp(otherScheme), {}),
   };
   // Every kind of request goes through one queue: a server may count them all against the caller.
-  const fetches = Object.fromEntries(
+  const senders = Object.fromEntries(
     Object.entries(headersFor).map(([kind, headers]) => [
       kind,
-      createPolicyFetch({
+      {
         onQueued: undefined,
         onRequest: undefined,
         onResponse: undefined,
@@ -95,9 +97,9 @@ export function createSender(options: SenderOptions): (request: Outgoing) => Pro
         queue,
         rateLimit,
         maxRateLimitWaitMs: 120_000,
-      }),
+      } satisfies Sender,
     ]),
-  ) as Record<Credentials, PolicyFetch>;
+  ) as Record<Credentials, Sender>;
 
   return async function send(request) {
     const { method, path, query, headers, body, credentials = "valid", operationId } = request;
@@ -112,16 +114,19 @@ export function createSender(options: SenderOptions): (request: Outgoing) => Pro
     const limited: Exchange[] = [];
     for (;;) {
       onSent?.();
-      let response: Response;
+      let answer: Answer;
       try {
-        response = await fetches[credentials](call);
+        answer = await sendCall(senders[credentials], call);
       } catch (error) {
         const { name, message } = error as Error;
         return { request, status: 0, headers: new Headers(), text: "", json: undefined, isJson: false, failure: `${name}: ${message}`, limited };
       }
-      const { text, json, isJson } = bodyOf(response);
+      const {
+        response,
+        body: { text, json, isJson },
+      } = answer;
       const exchange: Exchange = { request, status: response.status, headers: response.headers, text, json, isJson, limited };
-      // The policy fetch paused the credential's queue for the wait the 429 named: the next try waits its turn.
+      // sendCall paused the credential's queue for the wait the 429 named: the next try waits its turn.
       if (response.status !== 429 || limited.length >= maxLimited) return exchange;
       limited.push({ ...exchange, limited: [] });
     }

@@ -2,17 +2,9 @@
 // the front, an abort leaves the queue, a pause too long fails every call that may not wait for it, a failing store
 // fails the waiting calls, and the budget a 429 teaches shrinks and grows back as stated.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CredentialQueue, credentialQueue, type Granted, type TurnRequest } from "../../src/client/credential-queue.js";
 import { type RateLimitAnswer, RateLimitError } from "../../src/client/errors.js";
-import {
-  CredentialQueue,
-  credentialQueue,
-  type Granted,
-  type RateLimit,
-  type RateLimitStore,
-  type Ticket,
-  type Turn,
-  type TurnRequest,
-} from "../../src/client/rate-limit.js";
+import type { RateLimit, RateLimitStore, Ticket, Turn } from "../../src/client/rate-limit.js";
 
 const start = Date.parse("2026-11-26T12:00:00Z");
 beforeEach(() => {

@@ -1,20 +1,24 @@
-// The policy fetch alone (src/client/policy-fetch.ts), driven by a scripted `fetch` instead of a server: the
-// headers it sends, the answers it refuses, the body cap, the log lines, aborts and what it leaves behind.
+// sendCall alone (src/client/send-call.ts, with attempt.ts and read-body.ts), driven by a scripted `fetch` instead
+// of a server: the headers it sends, the answers it refuses, the body cap, the log lines, aborts and what it leaves
+// behind.
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { pathOf } from "../../src/client/attempt-log.js";
+import { CredentialQueue } from "../../src/client/credential-queue.js";
 import { ConnectionError, RateLimitError, RedirectError, ResponseTooLargeError, ResponseValidationError } from "../../src/client/errors.js";
 import { ownHeaders } from "../../src/client/headers.js";
 import { createMemoryRateLimitStore, processRateLimitStore } from "../../src/client/memory-store.js";
-import { bodyOf, createPolicyFetch, type OutgoingCall, type PolicyFetchConfig, pathOf, requestIdOf, whyNotRetried } from "../../src/client/policy-fetch.js";
-import { CredentialQueue, type RateLimitStore } from "../../src/client/rate-limit.js";
+import type { RateLimitStore } from "../../src/client/rate-limit.js";
+import { requestIdOf } from "../../src/client/read-body.js";
+import { type OutgoingCall, type Sender, sendCall } from "../../src/client/send-call.js";
 
 type Answer = Response | ((init: RequestInit) => Response | Promise<Response>);
 
 const client = ownHeaders("Basic a2V5OnNlY3JldA==", { "x-team": "ingest" });
 let queues = 0;
 
-/** A policy fetch whose `fetch` gives the scripted answers in turn, recording what was sent and the log lines. */
-function scripted(answers: Answer[] | ((url: string) => Response), config: Partial<PolicyFetchConfig> = {}) {
+/** sendCall with a `fetch` that gives the scripted answers in turn, recording what was sent and the log lines. */
+function scripted(answers: Answer[] | ((url: string) => Response), config: Partial<Sender> = {}) {
   const sent: { url: string; headers: Record<string, string>; body: unknown }[] = [];
   const lines: string[] = [];
   // The debug lines (each send's method and path) apart: the other lines are what `info` and above show.
@@ -26,7 +30,7 @@ function scripted(answers: Answer[] | ((url: string) => Response), config: Parti
     if (!next) throw new Error("no answer scripted");
     return typeof next === "function" ? next(init) : next;
   };
-  const policyFetch = createPolicyFetch({
+  const sender: Sender = {
     onQueued: undefined,
     onRequest: undefined,
     onResponse: undefined,
@@ -36,12 +40,12 @@ function scripted(answers: Answer[] | ((url: string) => Response), config: Parti
     requestIdField: "requestId",
     errorKey: "error",
     log: (level, message) => (level === "debug" ? debugLines : lines).push(`${level} ${message}`),
-    queue: new CredentialQueue(processRateLimitStore, `policy-fetch test ${++queues}`),
+    queue: new CredentialQueue(processRateLimitStore, `send-call test ${++queues}`),
     rateLimit: undefined,
     maxRateLimitWaitMs: 60_000,
     ...config,
-  });
-  return { policyFetch, sent, lines, debugLines };
+  };
+  return { send: (call: OutgoingCall) => sendCall(sender, call), sent, lines, debugLines };
 }
 
 const policy = { label: "getPipe GET /v1/pipes/{pipeId}", operationId: "getPipe", timeoutMs: 5_000, maxRetries: 0 };
@@ -92,31 +96,31 @@ afterEach(() => {
 
 describe("the headers it sends", () => {
   it("sends a call without a body with the client's headers and no Content-Type", async () => {
-    const { policyFetch, sent } = scripted([ok()]);
-    await policyFetch(getPipe());
+    const { send, sent } = scripted([ok()]);
+    await send(getPipe());
     expect(sent[0]?.headers).toEqual(client.withoutBody);
     expect(sent[0]?.headers).not.toHaveProperty("content-type");
   });
 
   it("sends a call with a body as JSON, the caller's headers under the client's Accept, Authorization and Content-Type", async () => {
-    const { policyFetch, sent } = scripted([ok()]);
-    await policyFetch(createPipe({ headers: { "x-trace": "t-1", "x-team": "search", authorization: "Bearer stolen", "content-type": "text/plain" } }));
+    const { send, sent } = scripted([ok()]);
+    await send(createPipe({ headers: { "x-trace": "t-1", "x-team": "search", authorization: "Bearer stolen", "content-type": "text/plain" } }));
     expect(sent[0]?.headers).toEqual({ ...client.withBody, "x-trace": "t-1", "x-team": "search" });
     expect(sent[0]?.headers["content-type"]).toBe("application/json");
     expect(sent[0]?.body).toBe('{"name":"p"}');
   });
 
   it("sends no Content-Type for a call without a body, even with the caller's headers", async () => {
-    const { policyFetch, sent } = scripted([ok()]);
-    await policyFetch(getPipe({ headers: { "x-trace": "t-1" } }));
+    const { send, sent } = scripted([ok()]);
+    await send(getPipe({ headers: { "x-trace": "t-1" } }));
     expect(sent[0]?.headers).toEqual({ ...client.withoutBody, "x-trace": "t-1" });
   });
 });
 
 describe("redirects", () => {
   it.each([300, 301, 308, 399])("refuses a %i answer as a RedirectError, without following it", async (status) => {
-    const { policyFetch, sent } = scripted([answer(status, { location: "https://elsewhere.example.test/" })]);
-    const error = await policyFetch(getPipe()).catch((e: unknown) => e);
+    const { send, sent } = scripted([answer(status, { location: "https://elsewhere.example.test/" })]);
+    const error = await send(getPipe()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RedirectError);
     expect(error).toMatchObject({ status, location: "https://elsewhere.example.test/" });
     expect(sent).toHaveLength(1);
@@ -125,24 +129,24 @@ describe("redirects", () => {
   it("refuses a browser's opaque redirect, which has status 0", async () => {
     const opaque = answer(200);
     Object.defineProperties(opaque, { type: { value: "opaqueredirect" }, status: { value: 0 } });
-    await expect(scripted([opaque]).policyFetch(getPipe())).rejects.toBeInstanceOf(RedirectError);
+    await expect(scripted([opaque]).send(getPipe())).rejects.toBeInstanceOf(RedirectError);
   });
 
   it("gives a 400 as an answer, not a redirect", async () => {
-    await expect(scripted([answer(400)]).policyFetch(getPipe())).resolves.toMatchObject({ status: 400 });
+    await expect(scripted([answer(400)]).send(getPipe())).resolves.toMatchObject({ response: { status: 400 } });
   });
 });
 
 describe("the body cap (maxResponseBytes)", () => {
   it("reads a body of declared length exactly at the cap", async () => {
     const body = jsonOf(1_000);
-    const response = await scripted([new Response(body, { headers: { "content-length": "1000" } })]).policyFetch(getPipe());
-    expect(bodyOf(response).text).toBe(body);
+    const answered = await scripted([new Response(body, { headers: { "content-length": "1000" } })]).send(getPipe());
+    expect(answered.body.text).toBe(body);
   });
 
   it("refuses a body whose declared length passes the cap, without reading it", async () => {
     const { response, state } = streamed([bytes('"short"')], { "content-length": "1001" });
-    await expect(scripted([response]).policyFetch(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
+    await expect(scripted([response]).send(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
     expect(state.canceled).toBe(true);
   });
 
@@ -156,7 +160,7 @@ describe("the body cap (maxResponseBytes)", () => {
     });
     const response = new Response(endless, { status: 200 });
     const error = await scripted([response])
-      .policyFetch(getPipe())
+      .send(getPipe())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toMatchObject({ limitBytes: 1_000, operationId: "getPipe" });
@@ -165,20 +169,20 @@ describe("the body cap (maxResponseBytes)", () => {
 
   it("counts a compressed body's decoded bytes, whatever its declared length", async () => {
     const small = streamed([bytes(jsonOf(900))], { "content-encoding": "gzip", "content-length": "5000" });
-    expect(bodyOf(await scripted([small.response]).policyFetch(getPipe())).text).toBe(jsonOf(900));
+    expect((await scripted([small.response]).send(getPipe())).body.text).toBe(jsonOf(900));
     const bomb = streamed([bytes(jsonOf(2_000))], { "content-encoding": "gzip", "content-length": "40" });
-    await expect(scripted([bomb.response]).policyFetch(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
+    await expect(scripted([bomb.response]).send(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
   });
 
   it("decodes a character split across chunks", async () => {
     const encoded = bytes('"café"');
     const { response } = streamed([encoded.slice(0, 5), encoded.slice(5)]);
-    expect(bodyOf(await scripted([response]).policyFetch(getPipe())).json).toBe("café");
+    expect((await scripted([response]).send(getPipe())).body.json).toBe("café");
   });
 
   it("reads an answer without a body as empty, and gives it", async () => {
-    const response = await scripted([answer(200)]).policyFetch(getPipe());
-    expect(bodyOf(response)).toEqual({ text: "", json: undefined, isJson: false });
+    const answered = await scripted([answer(200)]).send(getPipe());
+    expect(answered.body).toEqual({ text: "", json: undefined, isJson: false });
   });
 });
 
@@ -187,7 +191,7 @@ describe("a successful answer that is not JSON", () => {
     const page = `<html>${"x".repeat(200)}</html>`;
     const response = new Response(page, { headers: { "content-type": "text/html", "x-request-id": "r-9" } });
     const error = await scripted([response])
-      .policyFetch(getPipe())
+      .send(getPipe())
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error).toMatchObject({ issues: [{ path: "", message: `is not JSON (text/html): ${JSON.stringify(page.slice(0, 80))}` }], requestId: "r-9" });
@@ -196,7 +200,7 @@ describe("a successful answer that is not JSON", () => {
   it("says when it has no content type", async () => {
     const response = new Response("fine");
     response.headers.delete("content-type");
-    await expect(scripted([response]).policyFetch(getPipe())).rejects.toMatchObject({
+    await expect(scripted([response]).send(getPipe())).rejects.toMatchObject({
       issues: [{ path: "", message: 'is not JSON (no content type): "fine"' }],
     });
   });
@@ -206,7 +210,7 @@ describe("a successful answer that is not JSON", () => {
     const onResponse = async (response: Response) => {
       seen = { text: await response.text(), json: await response.json().catch((e: unknown) => e) };
     };
-    await scripted([new Response("down", { status: 500 })], { onResponse }).policyFetch(getPipe());
+    await scripted([new Response("down", { status: 500 })], { onResponse }).send(getPipe());
     expect(seen?.text).toBe("down");
     expect(seen?.json).toBeInstanceOf(SyntaxError);
     expect(seen?.json).toMatchObject({ message: "the body is not JSON" });
@@ -217,8 +221,8 @@ describe("log lines", () => {
   const took = (line: string | undefined) => Number(/ (?:in|after) (\d+) ms/.exec(line ?? "")?.[1]);
 
   it("logs an answer led by its operation and attempt, then its status, time and request id; the path at debug only, never the query", async () => {
-    const { policyFetch, lines, debugLines } = scripted([ok({ requestId: "r-1" })]);
-    await policyFetch(getPipe());
+    const { send, lines, debugLines } = scripted([ok({ requestId: "r-1" })]);
+    await send(getPipe());
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^info getPipe #1 of 1: 200 in \d+ ms, request r-1$/);
     expect(took(lines[0])).toBeLessThan(1_000);
@@ -226,14 +230,14 @@ describe("log lines", () => {
   });
 
   it("names a call without an operation (raw) by its method and path template", async () => {
-    const { policyFetch, lines } = scripted([ok()]);
-    await policyFetch(getPipe({ policy: { ...policy, label: "GET /v1/pipes/{pipeId}", operationId: undefined } }));
+    const { send, lines } = scripted([ok()]);
+    await send(getPipe({ policy: { ...policy, label: "GET /v1/pipes/{pipeId}", operationId: undefined } }));
     expect(lines[0]).toMatch(/^info GET \/v1\/pipes\/\{pipeId\} #1 of 1: 200 in \d+ ms, request r-1$/);
   });
 
   it("logs an error answer it gives up on as an error, and one it retries as a warning", async () => {
-    const { policyFetch, lines } = scripted([answer(503, { "retry-after": "0" }), answer(404)]);
-    await policyFetch(getPipe({}, 1));
+    const { send, lines } = scripted([answer(503, { "retry-after": "0" }), answer(404)]);
+    await send(getPipe({}, 1));
     expect(lines).toEqual([
       expect.stringMatching(/^warn getPipe #1 of 2: 503 in \d+ ms, retrying$/),
       expect.stringMatching(/^error getPipe #2 of 2: 404 in \d+ ms$/),
@@ -242,8 +246,8 @@ describe("log lines", () => {
 
   it("logs a failure without an answer, with its time, retried as a warning and given up on as an error", async () => {
     const reset = () => Promise.reject(new TypeError("fetch failed", { cause: new Error("read ECONNRESET") }));
-    const { policyFetch, lines } = scripted([reset, reset]);
-    const error = await policyFetch(getPipe({}, 1)).catch((e: unknown) => e);
+    const { send, lines } = scripted([reset, reset]);
+    const error = await send(getPipe({}, 1)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     const failure = "getPipe GET /v1/pipes/{pipeId} got no complete response: fetch failed: read ECONNRESET";
     expect(lines).toEqual([
@@ -254,15 +258,15 @@ describe("log lines", () => {
   });
 
   it("names a failure that has no cause by its own message", async () => {
-    const { policyFetch, lines } = scripted([() => Promise.reject(new Error("boom"))]);
-    await expect(policyFetch(createPipe())).rejects.toMatchObject({ message: "createPipe POST /v1/pipes got no complete response: boom" });
+    const { send, lines } = scripted([() => Promise.reject(new Error("boom"))]);
+    await expect(send(createPipe())).rejects.toMatchObject({ message: "createPipe POST /v1/pipes got no complete response: boom" });
     expect(lines).toEqual([expect.stringMatching(/^error createPipe #1 of 1: createPipe POST \/v1\/pipes got no complete response: boom after \d+ ms$/)]);
   });
 
   it("logs how long a call waited for its turn in the rate-limit queue", async () => {
-    const { policyFetch, lines } = scripted([ok(), ok()], { rateLimit: { requests: 1, intervalMs: 100 } });
-    await policyFetch(getPipe());
-    await policyFetch(getPipe());
+    const { send, lines } = scripted([ok(), ok()], { rateLimit: { requests: 1, intervalMs: 100 } });
+    await send(getPipe());
+    await send(getPipe());
     expect(lines).toContain("info getPipe #1 of 1: waits for its turn in the rate-limit queue, 1 call waiting: about 0.1 s at 1 per 0.1 s");
     const waited = lines.find((line) => line.includes("waited"));
     expect(waited).toMatch(/^info getPipe #1 of 1: waited \d+ ms for its turn in the rate-limit queue$/);
@@ -288,7 +292,7 @@ describe("an abort as a 429's pause is written", () => {
           }, 200),
         ),
     };
-    const queue = new CredentialQueue(store, "policy-fetch abort-at-pause");
+    const queue = new CredentialQueue(store, "send-call abort-at-pause");
     const caller = new AbortController();
     const reason = new Error("the caller gave up");
     // A body whose last read aborts the call: the signal is already aborted when the pause's write begins.
@@ -300,25 +304,25 @@ describe("an abort as a 429's pause is written", () => {
       },
     });
     const limited = new Response(body, { status: 429, headers: { "content-type": "application/json", "retry-after": "3" } });
-    const { policyFetch } = scripted([limited], { queue });
-    await expect(policyFetch(getPipe({ signal: caller.signal }, 1))).rejects.toBe(reason);
+    const { send } = scripted([limited], { queue });
+    await expect(send(getPipe({ signal: caller.signal }, 1))).rejects.toBe(reason);
     // At once: before the write has answered; and the write goes on, for the credential's other calls.
     expect(written).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(written).toBe(true);
-    expect(memory.take("policy-fetch abort-at-pause", undefined)).toMatchObject({ paused: true });
+    expect(memory.take("send-call abort-at-pause", undefined)).toMatchObject({ paused: true });
   });
 });
 
 describe("retries", () => {
   it("retries a 503 whose Retry-After is exactly maxRateLimitWaitMs", async () => {
-    const { policyFetch, sent } = scripted([answer(503, { "retry-after": "0" }), ok()], { maxRateLimitWaitMs: 0 });
-    await expect(policyFetch(getPipe({}, 1))).resolves.toMatchObject({ status: 200 });
+    const { send, sent } = scripted([answer(503, { "retry-after": "0" }), ok()], { maxRateLimitWaitMs: 0 });
+    await expect(send(getPipe({}, 1))).resolves.toMatchObject({ response: { status: 200 } });
     expect(sent).toHaveLength(2);
   });
 
   it("resolves a successful answer with an empty body", async () => {
-    await expect(scripted([answer(204)]).policyFetch(getPipe())).resolves.toMatchObject({ status: 204 });
+    await expect(scripted([answer(204)]).send(getPipe())).resolves.toMatchObject({ response: { status: 204 } });
   });
 });
 
@@ -328,13 +332,13 @@ describe("the credential's queue", () => {
   /** Three calls made at once, to /a, /b and /c; /a's first answer is `first`; resolves to the paths in the order sent. */
   async function sendOrder(first: Response) {
     let answeredA = false;
-    const { policyFetch, sent } = scripted((url) => {
+    const { send, sent } = scripted((url) => {
       if (!url.endsWith("/a") || answeredA) return ok();
       answeredA = true;
       return first;
     }, paced);
     const to = (path: string) => getPipe({ url: `https://api.example.test/v1/pipes/${path}` }, 1);
-    await Promise.all([policyFetch(to("a")), policyFetch(to("b")), policyFetch(to("c"))]);
+    await Promise.all([send(to("a")), send(to("b")), send(to("c"))]);
     return sent.map(({ url }) => url.slice(-1));
   }
 
@@ -356,7 +360,7 @@ describe("aborts", () => {
         init.signal?.addEventListener("abort", () => reject(init.signal?.reason));
         caller.abort(reason);
       });
-    await expect(scripted([hang]).policyFetch(getPipe({ signal: caller.signal }))).rejects.toBe(reason);
+    await expect(scripted([hang]).send(getPipe({ signal: caller.signal }))).rejects.toBe(reason);
   });
 
   it("an abort before the wait for a retry ends the call at once with the caller's reason", async () => {
@@ -364,19 +368,19 @@ describe("aborts", () => {
     const reason = new Error("the user left");
     const onResponse = () => caller.abort(reason);
     const started = Date.now();
-    const call = scripted([answer(503, { "retry-after": "30" })], { onResponse }).policyFetch(getPipe({ signal: caller.signal }, 1));
+    const call = scripted([answer(503, { "retry-after": "30" })], { onResponse }).send(getPipe({ signal: caller.signal }, 1));
     await expect(call).rejects.toBe(reason);
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it("leaves no timer behind after an answer, or after an abort during the wait for a retry", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
-    await scripted([ok()]).policyFetch(getPipe());
+    await scripted([ok()]).send(getPipe());
     expect(vi.getTimerCount()).toBe(0);
 
     const caller = new AbortController();
     const sent = vi.fn(() => answer(503, { "retry-after": "30" }));
-    const call = scripted([sent]).policyFetch(getPipe({ signal: caller.signal }, 1));
+    const call = scripted([sent]).send(getPipe({ signal: caller.signal }, 1));
     await vi.waitFor(() => expect(sent).toHaveBeenCalled());
     await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
     caller.abort(new Error("the user left"));
@@ -386,14 +390,14 @@ describe("aborts", () => {
 
   it("leaves no listener on the caller's signal after the call, retries and their waits included", async () => {
     const caller = new AbortController();
-    await scripted([answer(503, { "retry-after": "0" }), ok()]).policyFetch(getPipe({ signal: caller.signal }, 1));
+    await scripted([answer(503, { "retry-after": "0" }), ok()]).send(getPipe({ signal: caller.signal }, 1));
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
   });
 
   it("leaves no listener on the caller's signal after an onRequest hook ran for each attempt", async () => {
     const caller = new AbortController();
     const onRequest = async () => undefined;
-    await scripted([answer(503, { "retry-after": "0" }), ok()], { onRequest }).policyFetch(getPipe({ signal: caller.signal }, 1));
+    await scripted([answer(503, { "retry-after": "0" }), ok()], { onRequest }).send(getPipe({ signal: caller.signal }, 1));
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
   });
 
@@ -407,8 +411,8 @@ describe("aborts", () => {
     };
     const released: string[] = [];
     const store = { ...processRateLimitStore, take: () => "the call's ticket", release: (_key: string, ticket: string) => void released.push(ticket) };
-    const { policyFetch, sent } = scripted([ok()], { onRequest, queue: new CredentialQueue(store, "hook abort") });
-    const call = policyFetch(getPipe({ signal: caller.signal }));
+    const { send, sent } = scripted([ok()], { onRequest, queue: new CredentialQueue(store, "hook abort") });
+    const call = send(getPipe({ signal: caller.signal }));
     await vi.waitFor(() => expect(hookRuns).toBe(true));
     caller.abort(new Error("the user left"));
     await expect(call).rejects.toThrow("the user left");
@@ -426,31 +430,27 @@ describe("helpers", () => {
     expect(pathOf("https://api.example.test")).toBe("/");
   });
 
-  it("bodyOf a response the policy did not read is empty", () => {
-    expect(bodyOf(new Response("unread"))).toEqual({ text: "", json: undefined, isJson: false });
-  });
-
   it("requestIdOf takes the header where the interface's bodies carry no request id", () => {
-    const response = new Response(null, { headers: { "x-request-id": "from-header" } });
-    expect(requestIdOf(response, undefined, { text: "", json: { undefined: "from-body" }, isJson: true })).toBe("from-header");
-    expect(requestIdOf(response, "requestId", { text: "", json: { requestId: "from-body" }, isJson: true })).toBe("from-body");
+    const { headers } = new Response(null, { headers: { "x-request-id": "from-header" } });
+    expect(requestIdOf(headers, { text: "", json: { undefined: "from-body" }, isJson: true }, undefined)).toBe("from-header");
+    expect(requestIdOf(headers, { text: "", json: { requestId: "from-body" }, isJson: true }, "requestId")).toBe("from-body");
   });
 });
 
 describe("a 429 the policy does not retry", () => {
   it("says why: maxRetries reached, or the wait longer than what is left of the bound; any other answer says nothing", async () => {
-    const spent = await scripted([answer(429, { "retry-after": "0" })]).policyFetch(getPipe());
-    expect(whyNotRetried(spent)).toBe("maxRetries (0) reached");
-    const tooLong = await scripted([answer(429, { "retry-after": "2" })], { maxRateLimitWaitMs: 1_000 }).policyFetch(getPipe({}, 1));
-    expect(whyNotRetried(tooLong)).toBe("the wait (2000 ms) is longer than maxRateLimitWaitMs (1000 ms)");
-    const missing = await scripted([answer(404)]).policyFetch(getPipe());
-    expect(whyNotRetried(missing)).toBeUndefined();
+    const spent = await scripted([answer(429, { "retry-after": "0" })]).send(getPipe());
+    expect(spent.notRetried).toBe("maxRetries (0) reached");
+    const tooLong = await scripted([answer(429, { "retry-after": "2" })], { maxRateLimitWaitMs: 1_000 }).send(getPipe({}, 1));
+    expect(tooLong.notRetried).toBe("the wait (2000 ms) is longer than maxRateLimitWaitMs (1000 ms)");
+    const missing = await scripted([answer(404)]).send(getPipe());
+    expect(missing.notRetried).toBeUndefined();
   });
 
   it("leaves the 429 it got to the calls it keeps in the queue: no body as undefined, the headers as they came", async () => {
-    const { policyFetch } = scripted([answer(429, { "retry-after": "2", "x-request-id": "r-9" })], { maxRateLimitWaitMs: 1_000 });
-    await policyFetch(getPipe());
-    const kept = (await policyFetch(getPipe()).catch((error: unknown) => error)) as RateLimitError;
+    const { send } = scripted([answer(429, { "retry-after": "2", "x-request-id": "r-9" })], { maxRateLimitWaitMs: 1_000 });
+    await send(getPipe());
+    const kept = (await send(getPipe()).catch((error: unknown) => error)) as RateLimitError;
     expect(kept).toBeInstanceOf(RateLimitError);
     expect({ body: kept.body, requestId: kept.requestId, retryAfterMs: kept.retryAfterMs, retryAfter: kept.headers.get("retry-after") }).toEqual({
       body: undefined,
@@ -462,8 +462,8 @@ describe("a 429 the policy does not retry", () => {
   });
 
   it("logs a call that queues behind a 429 without a limit of its own as paused or slowed by it", async () => {
-    const { policyFetch, lines } = scripted([answer(429, { "x-ratelimit-reset": "0.05" }), ok()]);
-    await policyFetch(getPipe({}, 1));
+    const { send, lines } = scripted([answer(429, { "x-ratelimit-reset": "0.05" }), ok()]);
+    await send(getPipe({}, 1));
     expect(lines).toContain("info getPipe #2 of 2: waits for its turn in the rate-limit queue, 1 call waiting, paused or slowed by a 429");
   });
 });
@@ -481,8 +481,8 @@ describe("what the hooks are told of the waits", () => {
   it("onResponse's retryInMs is the wait a 503's Retry-After asks for, and the retry goes after it, not before", async () => {
     vi.useFakeTimers();
     const seen: Seen[] = [];
-    const { policyFetch, sent } = scripted([answer(503, { "retry-after": "2" }), ok()], { onResponse: seenBy(seen) });
-    const call = policyFetch(getPipe({}, 1));
+    const { send, sent } = scripted([answer(503, { "retry-after": "2" }), ok()], { onResponse: seenBy(seen) });
+    const call = send(getPipe({}, 1));
     await vi.advanceTimersByTimeAsync(1_999);
     expect(sent).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(1);
@@ -497,8 +497,8 @@ describe("what the hooks are told of the waits", () => {
   it("onResponse's retryInMs is the backoff it then waits, when the answer names no wait", async () => {
     vi.useFakeTimers();
     const seen: Seen[] = [];
-    const { policyFetch, sent } = scripted([answer(502), ok()], { onResponse: seenBy(seen) });
-    const call = policyFetch(getPipe({}, 1));
+    const { send, sent } = scripted([answer(502), ok()], { onResponse: seenBy(seen) });
+    const call = send(getPipe({}, 1));
     await vi.advanceTimersByTimeAsync(0);
     const [first] = seen;
     // The first backoff: 500 ms less up to a quarter of it, at random.
@@ -513,8 +513,8 @@ describe("what the hooks are told of the waits", () => {
 
   it("onResponse's retryInMs is a 429's pause; undefined on the answer it will not retry", async () => {
     const seen: Seen[] = [];
-    const { policyFetch } = scripted([answer(429, { "retry-after": "0" }), answer(429, { "retry-after": "0" })], { onResponse: seenBy(seen) });
-    await policyFetch(getPipe({}, 1));
+    const { send } = scripted([answer(429, { "retry-after": "0" }), answer(429, { "retry-after": "0" })], { onResponse: seenBy(seen) });
+    await send(getPipe({}, 1));
     expect(seen).toEqual([
       { status: 429, attempt: 1, willRetry: true, retryInMs: 0 },
       { status: 429, attempt: 2, willRetry: false, retryInMs: undefined },
@@ -523,12 +523,12 @@ describe("what the hooks are told of the waits", () => {
 
   it("onQueued tells of an attempt that waits for its turn: how many wait, about how long, and what is left of the bound", async () => {
     const queued: unknown[] = [];
-    const { policyFetch, sent } = scripted(() => ok(), {
+    const { send, sent } = scripted(() => ok(), {
       rateLimit: { requests: 2, intervalMs: 200 },
       onQueued: (context) => queued.push(context),
     });
     vi.useFakeTimers();
-    const calls = [1, 2, 3, 4, 5].map(() => policyFetch(getPipe()));
+    const calls = [1, 2, 3, 4, 5].map(() => send(getPipe()));
     // The first two go at once and never call it.
     expect(queued).toEqual([
       { operationId: "getPipe", attempt: 1, waiting: 1, aboutMs: 200, maxRateLimitWaitMs: 60_000 },
@@ -543,10 +543,10 @@ describe("what the hooks are told of the waits", () => {
   it("onQueued's maxRateLimitWaitMs is what is left of the bound after the pauses the call already waited", async () => {
     vi.useFakeTimers();
     const queued: number[] = [];
-    const { policyFetch, sent } = scripted([answer(429, { "retry-after": "1" }), answer(429, { "retry-after": "1" }), ok()], {
+    const { send, sent } = scripted([answer(429, { "retry-after": "1" }), answer(429, { "retry-after": "1" }), ok()], {
       onQueued: ({ maxRateLimitWaitMs }) => queued.push(maxRateLimitWaitMs),
     });
-    const call = policyFetch(getPipe({}, 2));
+    const call = send(getPipe({}, 2));
     await vi.advanceTimersByTimeAsync(5_000);
     await call;
     expect(sent).toHaveLength(3);
@@ -560,8 +560,8 @@ describe("what the hooks are told of the waits", () => {
   it("onResponse's retryInMs after a 429 is the pause the queue set: the wait asked for and its spread", async () => {
     vi.useFakeTimers();
     const seen: Seen[] = [];
-    const { policyFetch, sent } = scripted([answer(429, { "retry-after": "1" }), ok()], { onResponse: seenBy(seen) });
-    const call = policyFetch(getPipe({}, 1));
+    const { send, sent } = scripted([answer(429, { "retry-after": "1" }), ok()], { onResponse: seenBy(seen) });
+    const call = send(getPipe({}, 1));
     await vi.advanceTimersByTimeAsync(0);
     const pause = seen[0]?.retryInMs as number;
     // 1 s, and up to a tenth more.
@@ -576,11 +576,11 @@ describe("what the hooks are told of the waits", () => {
 
   it("onQueued is not told of a call that never joins the queue: one aborted before its turn", async () => {
     const queued: unknown[] = [];
-    const { policyFetch } = scripted(() => ok(), { rateLimit: { requests: 1, intervalMs: 100 }, onQueued: (context) => queued.push(context) });
+    const { send } = scripted(() => ok(), { rateLimit: { requests: 1, intervalMs: 100 }, onQueued: (context) => queued.push(context) });
     vi.useFakeTimers();
-    const first = policyFetch(getPipe());
+    const first = send(getPipe());
     const reason = new Error("gone");
-    const aborted = policyFetch(getPipe({ signal: AbortSignal.abort(reason) })).catch((error: unknown) => error);
+    const aborted = send(getPipe({ signal: AbortSignal.abort(reason) })).catch((error: unknown) => error);
     expect(await aborted).toBe(reason);
     await first;
     expect(queued).toEqual([]);
@@ -588,14 +588,14 @@ describe("what the hooks are told of the waits", () => {
 
   it("onQueued whose promise rejects fails its call when its turn comes, and the rejection is not left unhandled", async () => {
     vi.useFakeTimers();
-    const { policyFetch, sent } = scripted(() => ok(), {
+    const { send, sent } = scripted(() => ok(), {
       rateLimit: { requests: 1, intervalMs: 100 },
       onQueued: async () => {
         throw new Error("the page went away");
       },
     });
-    const first = policyFetch(getPipe());
-    const failing = policyFetch(getPipe()).catch((error: unknown) => error);
+    const first = send(getPipe());
+    const failing = send(getPipe()).catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(150);
     expect(await failing).toMatchObject({ message: "getPipe GET /v1/pipes/{pipeId}: the onQueued hook failed: the page went away" });
     await first;
@@ -605,7 +605,7 @@ describe("what the hooks are told of the waits", () => {
   it("onQueued that throws fails its call when its turn comes, sending nothing, and the turn goes to the next call", async () => {
     const cause = new Error("no room on the page");
     let throws = true;
-    const { policyFetch, sent } = scripted(() => ok(), {
+    const { send, sent } = scripted(() => ok(), {
       rateLimit: { requests: 1, intervalMs: 100 },
       onQueued: () => {
         if (throws) {
@@ -615,10 +615,10 @@ describe("what the hooks are told of the waits", () => {
       },
     });
     vi.useFakeTimers();
-    const first = policyFetch(getPipe());
-    const failing = policyFetch(getPipe()).catch((error: unknown) => error);
+    const first = send(getPipe());
+    const failing = send(getPipe()).catch((error: unknown) => error);
     let thirdSent = false;
-    const third = policyFetch(getPipe()).then(() => {
+    const third = send(getPipe()).then(() => {
       thirdSent = true;
     });
     await vi.advanceTimersByTimeAsync(0);

@@ -1,0 +1,237 @@
+// Every request of both clients, typed methods and `raw` alike, is sent from here: its turn in the credential's
+// rate-limit queue, the client's and the caller's headers, the hooks, retries, per-attempt timeouts (attempt.ts),
+// and the log lines. What happened comes back as a value, the answer and its body read, for the transport to make
+// the call's result of. Nothing else in the SDK sends.
+
+import { sleep, untilAborted } from "./abortable.js";
+import { type Answered, sendAttempt } from "./attempt.js";
+import { answeredLine, attemptLabel, elapsedMs, pathOf, queuedLine } from "./attempt-log.js";
+import type { CallPolicy } from "./call-policy.js";
+import type { CredentialQueue, Granted } from "./credential-queue.js";
+import { IngestionError, type RateLimitAnswer, RateLimitError, ResponseValidationError } from "./errors.js";
+import type { OwnHeaders } from "./headers.js";
+import { type AttemptContext, type Hooks, hookedHeaders, runQueuedHook, runResponseHook } from "./hooks.js";
+import type { Log } from "./logging.js";
+import { paceWaitMs, type RateLimit, type Ticket } from "./rate-limit.js";
+import { errorBodyOf, type ReadBody, requestIdOf, rereadable } from "./read-body.js";
+import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";
+
+/** One call, as a typed method builds it or as `raw`'s request is read. */
+export interface OutgoingCall {
+  method: string;
+  url: string;
+  /** The JSON body, serialized once: resent as it is on a retry. */
+  body: string | undefined;
+  /** The caller's extra headers, checked, with lowercase names. */
+  headers: Record<string, string> | undefined;
+  signal: AbortSignal | undefined;
+  policy: CallPolicy;
+}
+
+/** How a client sends: what every call of it shares. */
+export interface Sender {
+  onQueued: Hooks["onQueued"] | undefined;
+  onRequest: Hooks["onRequest"] | undefined;
+  onResponse: Hooks["onResponse"] | undefined;
+  /** The client's own headers, Authorization included. */
+  ownHeaders: OwnHeaders;
+  fetch: typeof fetch;
+  /** The most bytes a response body may have, decoded; reading stops there. */
+  maxResponseBytes: number;
+  /** Where the interface's bodies carry a request id, if they do. */
+  requestIdField: string | undefined;
+  /** The body's field with the server's words, for the errors of calls a 429 keeps in the queue. */
+  errorKey: string | undefined;
+  /** Undefined when logging is off, so no log line is even formatted. */
+  log: Log | undefined;
+  /** The credential's queue, and the pace the client asks of it (undefined: at once, until a 429 says otherwise). */
+  queue: CredentialQueue;
+  rateLimit: RateLimit | undefined;
+  /**
+   * The longest a call may wait because of 429s, over all its attempts (their pauses, and what a lowered budget
+   * adds), and the longest wait a 503's Retry-After may ask for; past it the call ends.
+   */
+  maxRateLimitWaitMs: number;
+}
+
+/** A call's last answer, its body read; HTTP errors are answers too. */
+export interface Answer extends Answered {
+  /** Why the client did not try again after the 429 this is. */
+  notRetried: string | undefined;
+}
+
+/** Sends a call under the client's policy and resolves to its last answer; rejects with what ended it otherwise. */
+export async function sendCall(sender: Sender, call: OutgoingCall): Promise<Answer> {
+  const { log, queue, rateLimit, maxRateLimitWaitMs, onRequest, onResponse } = sender;
+  const { signal: caller, policy } = call;
+  const { maxRetries } = policy;
+  const headers = headersOf(sender.ownHeaders, call);
+  const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual" };
+  const idempotent = isIdempotent(call.method);
+
+  // A call the server answered 429 goes back to the head of the queue, to leave first once the pause is over.
+  let requeued: Answered | undefined;
+  // How long the call has waited because of 429s, over its attempts: maxRateLimitWaitMs bounds it.
+  let waitedMs = 0;
+  for (let retry = 0; ; retry++) {
+    // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing.
+    const turn = takeTurn(sender, call, retry, requeued !== undefined, waitedMs);
+    let ticket: Ticket;
+    if (typeof turn === "string") ticket = turn;
+    else {
+      try {
+        ({ ticket, waitedMs } = await turn);
+      } catch (error) {
+        // A call answered 429 whose next wait would pass the bound ends with that answer, not as unsent.
+        if (!requeued || !(error instanceof RateLimitError)) throw error;
+        return { ...requeued, notRetried: `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)` };
+      }
+    }
+    requeued = undefined;
+    // Until fetch has the request, an abort or a failing hook sends nothing, and the turn goes back to the store.
+    try {
+      caller?.throwIfAborted();
+      // The hook sees each attempt before its time starts; what it returns is not kept for the next one. An abort
+      // while it runs ends the call at once: the hook may finish, and nothing is sent after it.
+      if (onRequest) init.headers = await untilAborted(hookedHeaders(onRequest, policy, { ...call, headers }, attemptContext(policy, retry)), caller);
+      caller?.throwIfAborted();
+    } catch (error) {
+      queue.release(ticket);
+      throw error;
+    }
+    log?.("debug", `${attemptLabel(policy, retry)}: ${call.method} ${pathOf(call.url)}`);
+    const started = performance.now();
+    let attempt: Answered | IngestionError;
+    try {
+      attempt = await sendAttempt(sender.fetch, call.url, init, caller, policy, sender.maxResponseBytes);
+    } finally {
+      // The server counted this request when it arrived, at the latest now: the store counts it from now.
+      queue.answered(rateLimit, ticket);
+    }
+
+    if (attempt instanceof IngestionError) {
+      const again = retry < maxRetries && isRetryableFailure(attempt, idempotent);
+      log?.(again ? "warn" : "error", `${attemptLabel(policy, retry)}: ${attempt.message} after ${elapsedMs(started)} ms${again ? ", retrying" : ""}`);
+      if (!again) throw attempt;
+      await sleep(backoffMs(retry), caller);
+      continue;
+    }
+    const { response, body } = attempt;
+    if (response.ok) {
+      log?.("info", answeredLine(policy, retry, response, body, started, sender.requestIdField));
+      if (onResponse)
+        await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: false, retryInMs: undefined });
+      // A successful body that is not JSON is not the contract's, whoever reads it (openapi-fetch would throw a bare SyntaxError).
+      if (body.text !== "" && !body.isJson) throw notJson(policy, response, body, sender.requestIdField);
+      return { response, body, notRetried: undefined };
+    }
+    const limited = response.status === 429;
+    const retryAfterMs = requestedWaitMs(response.headers);
+    // A 429 without a readable wait still pauses the credential, for the backoff.
+    const waitMs = retryAfterMs ?? (limited ? backoffMs(retry) : undefined);
+    // What is left of the call's bound: a 429's wait counts against it with the waits it already had.
+    const leftMs = maxRateLimitWaitMs - (limited ? waitedMs : 0);
+    const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= leftMs);
+    // A 429's retry waits in the queue for the pause the queue sets (the wait and its spread); any other, here, for
+    // what its answer asked or the backoff.
+    let pauseMs: number | undefined;
+    if (limited) {
+      // Every call of the credential stops for the wait, this one included, even when it will not retry.
+      const answer: RateLimitAnswer = {
+        body: errorBodyOf(body),
+        headers: response.headers,
+        requestId: requestIdOf(response.headers, body, sender.requestIdField),
+        errorKey: sender.errorKey,
+        retryAfterMs,
+      };
+      // Recorded before this call asks again: a shared store then sees the pause before its next take. An abort
+      // meanwhile rejects the call at once; the pause is still recorded, for the credential's other calls.
+      pauseMs = await untilAborted(queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number))), caller);
+    }
+    const retryInMs = again ? (pauseMs ?? waitMs ?? backoffMs(retry)) : undefined;
+    log?.(again ? "warn" : "error", `${answeredLine(policy, retry, response, body, started, sender.requestIdField)}${again ? ", retrying" : ""}`);
+    if (onResponse) await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: again, retryInMs });
+    if (again && limited) requeued = attempt;
+    else if (again) await sleep(retryInMs as number, caller);
+    else if (limited)
+      return {
+        response,
+        body,
+        notRetried: retry === maxRetries ? `maxRetries (${maxRetries}) reached` : waitTooLong(waitMs as number, leftMs, maxRateLimitWaitMs),
+      };
+    else return { response, body, notRetried: undefined };
+  }
+}
+
+/**
+ * An attempt's turn in the credential's queue: its ticket at once, as most get it, else a promise of it. The
+ * onQueued hook is told when the attempt joins the queue, and what it throws (or its promise rejects with) fails
+ * the call when its turn comes; the log says how long it waited.
+ */
+function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: boolean, waitedMs: number): Ticket | Promise<Granted> {
+  const { queue, rateLimit, maxRateLimitWaitMs, onQueued, log } = sender;
+  const { policy } = call;
+  let hookFailure: IngestionError | undefined;
+  const turn = queue.turn({
+    limit: rateLimit,
+    signal: call.signal,
+    front,
+    maxWaitMs: maxRateLimitWaitMs,
+    waitedMs,
+    call: policy,
+    queued:
+      onQueued &&
+      ((waiting) =>
+        runQueuedHook(
+          onQueued,
+          policy,
+          {
+            ...attemptContext(policy, retry),
+            waiting,
+            aboutMs: paceWaitMs(waiting, rateLimit),
+            maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
+          },
+          (failure) => {
+            hookFailure ??= failure;
+          },
+        )),
+  });
+  if (typeof turn === "string") return turn;
+  const queuedAt = log ? performance.now() : 0;
+  if (log) log("info", `${attemptLabel(policy, retry)}: ${queuedLine(queue.waiting, rateLimit)}`);
+  return turn.then((granted) => {
+    // Widened again: TypeScript does not see that the hook's callback may have set it during the wait.
+    const failed = hookFailure as IngestionError | undefined;
+    if (failed) {
+      queue.release(granted.ticket);
+      throw failed;
+    }
+    log?.("info", `${attemptLabel(policy, retry)}: waited ${Math.round(performance.now() - queuedAt)} ms for its turn in the rate-limit queue`);
+    return granted;
+  });
+}
+
+/** What is sent: the client's headers, the call's over its defaults, and Accept and Authorization over both. */
+function headersOf(own: OwnHeaders, { body, headers }: OutgoingCall): Record<string, string> {
+  if (body === undefined) return headers === undefined ? own.withoutBody : { ...own.withoutBody, ...headers, ...own.fixedWithoutBody };
+  return headers === undefined ? own.withBody : { ...own.withBody, ...headers, ...own.fixedWithBody };
+}
+
+function waitTooLong(waitMs: number, leftMs: number, maxWaitMs: number): string {
+  const bound =
+    leftMs === maxWaitMs ? `maxRateLimitWaitMs (${maxWaitMs} ms)` : `the ${Math.max(0, Math.floor(leftMs))} ms left of maxRateLimitWaitMs (${maxWaitMs} ms)`;
+  return `the wait (${waitMs} ms) is longer than ${bound}`;
+}
+
+function attemptContext({ operationId }: CallPolicy, retry: number): AttemptContext {
+  return { operationId, attempt: retry + 1 };
+}
+
+function notJson(call: CallPolicy, response: Response, body: ReadBody, requestIdField: string | undefined): ResponseValidationError {
+  const kind = response.headers.get("content-type") ?? "no content type";
+  return new ResponseValidationError(
+    call,
+    [{ path: "", message: `is not JSON (${kind}): ${JSON.stringify(body.text.slice(0, 80))}` }],
+    requestIdOf(response.headers, body, requestIdField),
+  );
+}
