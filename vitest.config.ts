@@ -11,6 +11,7 @@ export const unitTests = [
   "test/contract/links.test.ts",
   "test/contract/pipe-settings.test.ts",
   "test/docs/created-ids.test.ts",
+  "test/docs/playground-panels.test.ts",
   "test/docs/readme-snippets.test.ts",
   "test/docs/sample-layout.test.ts",
   "test/sandbox/engine.test.ts",

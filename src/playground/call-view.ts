@@ -1,18 +1,10 @@
 // What a send shows: each attempt's request as it went (the credential masked) in "Request", each answer with its
-// status, headers, body and time in "Response", and what the SDK gave back in "Result": the value, or the error's
-// class, message and the fields it carries.
+// status, headers, body and time in "Response", and what the SDK gave back in "Result" (result-view.ts).
 
-import { element } from "./markup.js";
+import { block, element, json } from "./markup.js";
+import { resultBlocks } from "./result-view.js";
 import type { CallRecord } from "./session.js";
 
-const block = (tag: string, text: string, className?: string) =>
-  Object.assign(document.createElement(tag), {
-    textContent: text,
-    ...(className && { className }),
-    // A block of code may scroll sideways: a keyboard reaches it to scroll it (WCAG 2.1.1).
-    ...(tag === "pre" && { tabIndex: 0 }),
-  });
-const json = (value: unknown) => JSON.stringify(value, null, 2);
 const pretty = (text: string) => {
   try {
     return json(JSON.parse(text));
@@ -21,9 +13,6 @@ const pretty = (text: string) => {
   }
 };
 const headerLines = (headers: [string, string][]) => headers.map(([name, value]) => `${name}: ${value}`).join("\n");
-
-// The fields of the SDK's errors worth showing, beside the class and the message.
-const errorFields = ["status", "retryAfterMs", "requestId", "operationId", "issues", "body"] as const;
 
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
 // What "Response" and "Result" say before anything is sent.
@@ -47,7 +36,8 @@ export function renderCall(records: CallRecord[], note?: string, explain: (error
   request.replaceChildren();
   response.replaceChildren();
   result.replaceChildren();
-  records.forEach(({ attempts, outcome }, index) => {
+  records.forEach((record, index) => {
+    const { attempts, outcome } = record;
     const call = records.length > 1 ? `Call ${index + 1} of ${records.length}, ` : "";
     if (attempts.length === 0) {
       const nothing = outcome ? `${call}nothing was sent: the SDK refused the request before sending it.` : `${call}about to be sent.`;
@@ -91,45 +81,6 @@ export function renderCall(records: CallRecord[], note?: string, explain: (error
         block("p", `${call}attempt ${(attempts.at(-1)?.attempt ?? 0) + 1} ${last.retryInMs === undefined ? "next" : `in ${seconds(last.retryInMs)}`}`, "note"),
       );
     }
-    if (!outcome) {
-      result.append(block("p", `${call}running…`, "note"));
-      return;
-    }
-    if ("value" in outcome) {
-      result.append(block("h3", `${call}the SDK returned`, "ok"), block("pre", json(outcome.value)));
-      return;
-    }
-    const error = outcome.error as Error & Record<string, unknown>;
-    if (readerCancels.has(error)) {
-      const sentCount = attempts.filter(({ at }) => at !== undefined).length;
-      result.append(
-        block("h3", `${call}cancelled`, "failed"),
-        block("p", `You cancelled the call: the SDK sent ${sentCount} attempt${sentCount === 1 ? "" : "s"} (above), and sends nothing more.`, "message"),
-      );
-      return;
-    }
-    const fields = Object.fromEntries(errorFields.filter((name) => error[name] !== undefined).map((name) => [name, error[name]]));
-    const explanation = explain(error);
-    result.append(
-      block("h3", `${call}the SDK threw ${error.name}`, "failed"),
-      block("p", error.message, "message"),
-      ...(explanation ? [block("p", explanation, "explanation")] : []),
-      ...(Object.keys(fields).length ? [block("pre", json(fields))] : []),
-    );
+    result.append(...resultBlocks(record, call, explain));
   });
-}
-
-// The reasons the page gave when the reader pressed Cancel: the SDK rejects a cancelled call with that very reason.
-const readerCancels = new WeakSet<object>();
-
-/** The reason the page gives when the reader presses Cancel. */
-export function cancelReason(): DOMException {
-  const reason = new DOMException("the reader cancelled the call", "AbortError");
-  readerCancels.add(reason);
-  return reason;
-}
-
-/** The sandbox's data, as `GET /_sandbox/state` answers it. */
-export function renderState(state: unknown): void {
-  element("state-view").textContent = json(state);
 }
