@@ -36,10 +36,3 @@ export function queuedLine(waiting: number, limit: RateLimit | undefined): strin
 export function elapsedMs(since: number): number {
   return Math.round(performance.now() - since);
 }
-
-/** The path of a URL, for log lines and default labels (never the query, which may carry filters). */
-export function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  const end = url.indexOf("?", start);
-  return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);
-}

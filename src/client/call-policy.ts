@@ -1,4 +1,5 @@
-// How one call is sent, named for its errors, hooks and log lines: the one place a call's policy is made.
+// How one call is sent, named for its errors, hooks and log lines: where the SDK makes a call's policy (only
+// `ingestion-api verify`, which never retries, writes its own).
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import type { CallName } from "./errors.js";
 
@@ -15,7 +16,7 @@ export interface PolicyDefaults {
 }
 
 /**
- * The policy of a call named `name`: the client's timeout and retries, over which the call's own options win
+ * The policy of the calls `name` names: the client's timeout and retries, over which a call's own options win
  * (checked here, named by the call). An operation's policy is made once, without options, and a call that
  * overrides nothing is sent with it as it is: no object is made per call.
  */

@@ -2,19 +2,18 @@
 // operations their paths match, sent by sendCall, and their answers given back as Responses openapi-fetch reads.
 import type { Client } from "openapi-fetch";
 import * as openapiFetch from "openapi-fetch";
-import { pathOf } from "./attempt-log.js";
 import { callPolicy, type PolicyDefaults } from "./call-policy.js";
 import { IngestionError, RequestValidationError } from "./errors.js";
 import { rereadable } from "./read-body.js";
-import { fillPath, type Routes, routeOfPath } from "./routes.js";
+import { fillPath, pathOf, type Routes, routeOfPath } from "./routes.js";
 import { type Sender, sendCall } from "./send-call.js";
 
 const createClient = openapiFetch.default;
 
 /**
- * openapi-fetch's client over the clients' own sending (sendCall). Its middleware (`use`, `eject`) is refused: it would see one call
- * and never a retry, and typed calls do not pass through it; the client options `onRequest` and `onResponse` see
- * every attempt of both.
+ * openapi-fetch's client over the clients' own sending (sendCall). Its middleware (`use`, `eject`) is refused: it
+ * would see one call and never a retry, and typed calls do not pass through it; the client options `onRequest` and
+ * `onResponse` see every attempt of both.
  */
 export type RawClient<Paths extends {}> = Omit<Client<Paths>, "use" | "eject">;
 
@@ -52,7 +51,8 @@ export function createRawClient<Paths extends {}>(config: RawClientConfig): RawC
 /** `raw`'s fetch: openapi-fetch's Request, read into a call of the operation its path matches, sent the same way. */
 async function rawFetch({ sender, defaults, basePath, routes }: RawClientConfig, request: Request): Promise<Response> {
   const path = pathOf(request.url);
-  const route = routeOfPath(await routes(), request.method, path);
+  const loaded = routes();
+  const route = routeOfPath(loaded instanceof Promise ? await loaded : loaded, request.method, path);
   // openapi-fetch fills the template only when the call gives path parameters; without any, it is sent as it is.
   if (route && decodeURIComponent(path) === basePath + route.template) {
     throw new RequestValidationError(route.policy, [{ path: route.template, message: "has a path parameter without a value" }]);

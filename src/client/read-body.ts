@@ -11,12 +11,18 @@ export interface ReadBody {
   isJson: boolean;
 }
 
-/** The body of an answer that has none to read (a redirect refused before its body). */
-export const noBody: ReadBody = { text: "", json: undefined, isJson: false };
+/** An empty body, and the body of a redirect refused before it was read: one object, frozen, for all of them. */
+export const noBody: ReadBody = Object.freeze({ text: "", json: undefined, isJson: false });
 
-/** The body, read whole and refused past `limit` bytes decoded, and parsed once. */
-export async function readBody(response: Response, limit: number, call: CallName): Promise<ReadBody> {
-  const text = await readText(response, limit, call);
+/**
+ * The body, read whole and refused past `limit` bytes decoded, and parsed once. Not an async function: a call pays
+ * for no frame of its own here, only the promise of its parse.
+ */
+export function readBody(response: Response, limit: number, call: CallName): Promise<ReadBody> {
+  return readText(response, limit, call).then(parsed);
+}
+
+function parsed(text: string): ReadBody {
   if (text === "") return noBody;
   try {
     return { text, json: JSON.parse(text), isJson: true };

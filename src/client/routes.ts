@@ -1,7 +1,6 @@
 // The contract's operations as a client finds them (by method and path template for typed calls, by a filled
 // path for `raw`), and the filling of a template's parameters into a path.
 
-import { pathOf } from "./attempt-log.js";
 import { type CallPolicy, callPolicy, type PolicyDefaults } from "./call-policy.js";
 import { type CallName, RequestValidationError } from "./errors.js";
 import type { OperationValidators } from "./validation.js";
@@ -36,6 +35,13 @@ export function routesOf(validatorsByKey: Record<string, OperationValidators>, b
     routes[method].set(template, { key, template, segments: segmentsOf(baseUrl + template), validators, policy, pattern });
   }
   return routes;
+}
+
+/** The path of a URL, for log lines and default labels (never the query, which may carry filters). */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.indexOf("?", start);
+  return start === -1 ? "/" : url.slice(start, end === -1 ? undefined : end);
 }
 
 /** A base URL may have a path of its own (a gateway's prefix), which every request path starts with. */

@@ -5,7 +5,7 @@
 
 import { sleep, untilAborted } from "./abortable.js";
 import { type Answered, sendAttempt } from "./attempt.js";
-import { answeredLine, attemptLabel, elapsedMs, pathOf, queuedLine } from "./attempt-log.js";
+import { answeredLine, attemptLabel, elapsedMs, queuedLine } from "./attempt-log.js";
 import type { CallPolicy } from "./call-policy.js";
 import type { CredentialQueue, Granted } from "./credential-queue.js";
 import { IngestionError, type RateLimitAnswer, RateLimitError, ResponseValidationError } from "./errors.js";
@@ -15,6 +15,7 @@ import type { Log } from "./logging.js";
 import { paceWaitMs, type RateLimit, type Ticket } from "./rate-limit.js";
 import { errorBodyOf, type ReadBody, requestIdOf, rereadable } from "./read-body.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";
+import { pathOf } from "./routes.js";
 
 /** One call, as a typed method builds it or as `raw`'s request is read. */
 export interface OutgoingCall {
@@ -101,22 +102,22 @@ export async function sendCall(sender: Sender, call: OutgoingCall): Promise<Answ
     }
     log?.("debug", `${attemptLabel(policy, retry)}: ${call.method} ${pathOf(call.url)}`);
     const started = performance.now();
-    let attempt: Answered | IngestionError;
+    let attempted: Answered | IngestionError;
     try {
-      attempt = await sendAttempt(sender.fetch, call.url, init, caller, policy, sender.maxResponseBytes);
+      attempted = await sendAttempt(sender.fetch, call.url, init, caller, policy, sender.maxResponseBytes);
     } finally {
       // The server counted this request when it arrived, at the latest now: the store counts it from now.
       queue.answered(rateLimit, ticket);
     }
 
-    if (attempt instanceof IngestionError) {
-      const again = retry < maxRetries && isRetryableFailure(attempt, idempotent);
-      log?.(again ? "warn" : "error", `${attemptLabel(policy, retry)}: ${attempt.message} after ${elapsedMs(started)} ms${again ? ", retrying" : ""}`);
-      if (!again) throw attempt;
+    if (attempted instanceof IngestionError) {
+      const again = retry < maxRetries && isRetryableFailure(attempted, idempotent);
+      log?.(again ? "warn" : "error", `${attemptLabel(policy, retry)}: ${attempted.message} after ${elapsedMs(started)} ms${again ? ", retrying" : ""}`);
+      if (!again) throw attempted;
       await sleep(backoffMs(retry), caller);
       continue;
     }
-    const { response, body } = attempt;
+    const { response, body } = attempted;
     if (response.ok) {
       log?.("info", answeredLine(policy, retry, response, body, started, sender.requestIdField));
       if (onResponse)
@@ -151,7 +152,7 @@ export async function sendCall(sender: Sender, call: OutgoingCall): Promise<Answ
     const retryInMs = again ? (pauseMs ?? waitMs ?? backoffMs(retry)) : undefined;
     log?.(again ? "warn" : "error", `${answeredLine(policy, retry, response, body, started, sender.requestIdField)}${again ? ", retrying" : ""}`);
     if (onResponse) await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: again, retryInMs });
-    if (again && limited) requeued = attempt;
+    if (again && limited) requeued = attempted;
     else if (again) await sleep(retryInMs as number, caller);
     else if (limited)
       return {

@@ -3,13 +3,13 @@
 // behind.
 import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { pathOf } from "../../src/client/attempt-log.js";
 import { CredentialQueue } from "../../src/client/credential-queue.js";
 import { ConnectionError, RateLimitError, RedirectError, ResponseTooLargeError, ResponseValidationError } from "../../src/client/errors.js";
 import { ownHeaders } from "../../src/client/headers.js";
 import { createMemoryRateLimitStore, processRateLimitStore } from "../../src/client/memory-store.js";
 import type { RateLimitStore } from "../../src/client/rate-limit.js";
 import { requestIdOf } from "../../src/client/read-body.js";
+import { pathOf } from "../../src/client/routes.js";
 import { type OutgoingCall, type Sender, sendCall } from "../../src/client/send-call.js";
 
 type Answer = Response | ((init: RequestInit) => Response | Promise<Response>);
