@@ -174,6 +174,14 @@ describe("the body cap (maxResponseBytes)", () => {
     await expect(scripted([bomb.response]).send(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
   });
 
+  it("reads a streamed body of exactly the cap, and refuses one byte more", async () => {
+    const [exactly, oneMore] = [bytes(jsonOf(1_000)), bytes(jsonOf(1_001))];
+    const exact = streamed([exactly.slice(0, 600), exactly.slice(600)]);
+    expect((await scripted([exact.response]).send(getPipe())).body.text).toBe(jsonOf(1_000));
+    const over = streamed([oneMore.slice(0, 600), oneMore.slice(600)]);
+    await expect(scripted([over.response]).send(getPipe())).rejects.toBeInstanceOf(ResponseTooLargeError);
+  });
+
   it("decodes a character split across chunks", async () => {
     const encoded = bytes('"café"');
     const { response } = streamed([encoded.slice(0, 5), encoded.slice(5)]);
@@ -261,6 +269,11 @@ describe("log lines", () => {
     const { send, lines } = scripted([() => Promise.reject(new Error("boom"))]);
     await expect(send(createPipe())).rejects.toMatchObject({ message: "createPipe POST /v1/pipes got no complete response: boom" });
     expect(lines).toEqual([expect.stringMatching(/^error createPipe #1 of 1: createPipe POST \/v1\/pipes got no complete response: boom after \d+ ms$/)]);
+  });
+
+  it("names a failure that is not an Error by its text", async () => {
+    const { send } = scripted([() => Promise.reject("socket closed")]);
+    await expect(send(createPipe())).rejects.toMatchObject({ message: "createPipe POST /v1/pipes got no complete response: socket closed" });
   });
 
   it("logs how long a call waited for its turn in the rate-limit queue", async () => {

@@ -67,6 +67,20 @@ describe("a typed call", () => {
     expect(sent).toEqual([]);
   });
 
+  it("without params at all is refused before sending, by the parameter it lacks, even with validation off", async () => {
+    const { sent, fetch } = scriptedFetch();
+    const common = resolveCommonOptions("test", managementApi, { baseUrl, fetch, rateLimit: false, validateRequests: false }, "a2V5OnNlY3JldA==", keyId);
+    const transport = createTransport<Record<string, never>>({
+      ...common,
+      validators: import("../../generated/validators/management.js"),
+      responseValidators: undefined,
+    });
+    const error = await settled(transport.GET(settingsPath as never, {} as never));
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues).toEqual([{ path: "/organizationId", message: "is required" }]);
+    expect(sent).toEqual([]);
+  });
+
   it("with a path value that is not valid Unicode (a lone surrogate) is refused before sending", async () => {
     const { sent, fetch } = scriptedFetch();
     const error = await settled(managementClient(fetch, { validateRequests: false }).pipes.getSettings({ ...pipe, pipeId: "a\ud800" }));
