@@ -1,5 +1,4 @@
-// How one call is sent, named for its errors, hooks and log lines: where the SDK makes a call's policy (only
-// `ingestion-api verify`, which never retries, writes its own).
+// How one call is sent, named for its errors, hooks and log lines: the one place a call's policy is made.
 import { checkedCount, maxTimeoutMs, type RequestOptions } from "./client-options.js";
 import type { CallName } from "./errors.js";
 

@@ -56,7 +56,10 @@ export function createOptionsPanel({ limitChanged }: { limitChanged: (limit: Rat
       );
     },
     failure,
-    prefer: () => (answerPicker.value === "" ? undefined : `code=${answerPicker.value}`),
+    prefer: () => {
+      const code = failure();
+      return code === undefined ? undefined : `code=${code}`;
+    },
     callsAtOnce: () => wholeNumber(times.value, 1, maxCallsAtOnce),
     settings: (target) => ({
       target,

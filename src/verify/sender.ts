@@ -2,6 +2,7 @@
 // redirects) and its credential queue, so the checks keep the rate limit as a client does and pause for a 429 as
 // a client does. It never retries anything else: the first answer is what is judged.
 
+import { callPolicy } from "../client/call-policy.js";
 import { credentialQueue } from "../client/credential-queue.js";
 import type { OwnHeaders } from "../client/headers.js";
 import { ownHeaders } from "../client/headers.js";
@@ -109,7 +110,8 @@ export function createSender(options: SenderOptions): (request: Outgoing) => Pro
       body: body === undefined ? undefined : JSON.stringify(body),
       headers,
       signal: undefined,
-      policy: { label: `${operationId} ${method} ${path}`, operationId, timeoutMs, maxRetries: 0 },
+      // The first answer is what is judged: never retried.
+      policy: callPolicy({ label: `${operationId} ${method} ${path}`, operationId }, { timeoutMs, maxRetries: 0 }),
     };
     const limited: Exchange[] = [];
     for (;;) {
