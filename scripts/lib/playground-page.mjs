@@ -4,13 +4,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { serversMeta } from "../../src/docs/server.js";
 import { escapeHtml, pageStart } from "./html.mjs";
 import { root } from "./toolchain.mjs";
 
 /** The page's markup: every control named as a test and a screen reader find it; src/playground/main.ts fills it. */
 function markup(version) {
   return `${pageStart(`Playground: ingestion-api ${version}`)}
-<meta name="ingestion-api-servers" content="">
+${serversMeta}
 <link rel="stylesheet" href="playground.css">
 <script src="playground.js" defer></script>
 </head>

@@ -7,8 +7,9 @@ import { declaredLimit, type RateLimit, rateLimitFromText } from "../client/rate
 import { alerts, type InterfaceDescriptor, management } from "../contract/interfaces.js";
 import { operationsOfApi } from "../verify/contract.js";
 import type { PipeIds } from "../verify/flows.js";
+import { createdByWrites, type Mode } from "../verify/plan.js";
 import { duration, json, junit, passed, summary } from "../verify/report.js";
-import { createdByWrites, type Mode, runVerify, type Target } from "../verify/run.js";
+import { runVerify, type Target } from "../verify/run.js";
 import { commandArguments, UsageError } from "./arguments.js";
 
 const env = {

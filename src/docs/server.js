@@ -37,8 +37,8 @@ const securityHeaders = {
 const playgroundPolicy = (connect) =>
   `default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src data:; connect-src ${connect.length > 0 ? connect.join(" ") : "'none'"}; form-action 'none'; base-uri 'none'; frame-ancestors 'none'`;
 
-// The playground's markup names the servers it may call in this element, empty as built (and from file://).
-const serversMeta = '<meta name="ingestion-api-servers" content="">';
+/** The element in which the playground's markup names the servers it may call: empty as built (and from file://). */
+export const serversMeta = '<meta name="ingestion-api-servers" content="">';
 
 /**
  * The servers the playground may call besides its own sandbox: `sandbox`, the origin of `npx ingestion-api sandbox`
@@ -56,6 +56,8 @@ export async function startDocsServer({ dir, host = "127.0.0.1", port, servers =
   const connect = [...(servers.sandbox ? [servers.sandbox] : []), ...(servers.servers ?? [])];
   const named = escapeAttribute(JSON.stringify({ sandbox: servers.sandbox, servers: servers.servers ?? [] }));
   const root = realpathSync(dir);
+  const playground = join(root, "playground.html");
+  const policy = playgroundPolicy(connect);
   const hosts = allowedHosts(host);
   const server = createServer((request, response) => {
     for (const [name, value] of Object.entries(securityHeaders)) response.setHeader(name, value);
@@ -88,8 +90,8 @@ export async function startDocsServer({ dir, host = "127.0.0.1", port, servers =
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
     }
-    if (file === join(root, "playground.html")) {
-      response.setHeader("content-security-policy", playgroundPolicy(connect));
+    if (file === playground) {
+      response.setHeader("content-security-policy", policy);
       // A function, not a string: `$` in a replacement string would expand.
       if (connect.length > 0) body = Buffer.from(body.toString("utf8").replace(serversMeta, () => `<meta name="ingestion-api-servers" content="${named}">`));
     }

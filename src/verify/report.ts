@@ -1,6 +1,7 @@
 // How `ingestion-api verify` tells what it found: a summary for people, grouped by operation (what passed, what
 // failed with its first reasons, each problem of the answers once); the same as JSON for tools; JUnit XML for CI.
-import type { CheckResult, Finding, Report } from "./run.js";
+import type { Report } from "./run.js";
+import type { CheckResult, Finding } from "./tally.js";
 
 /** `1 min 5 s`, `850 ms`. */
 export function duration(ms: number): string {

@@ -10,9 +10,6 @@ import { leftOut, type Mode, plan } from "./plan.js";
 import { createSender } from "./sender.js";
 import { type CheckResult, type Finding, Tally } from "./tally.js";
 
-export { createdByWrites, type Mode } from "./plan.js";
-export type { CheckResult, Finding } from "./tally.js";
-
 export interface Target {
   api: Api;
   baseUrl: string;
@@ -86,8 +83,13 @@ export async function runVerify(options: RunOptions): Promise<Report> {
     const checks = plan(target.api, options.pipe, options.only).filter(
       (check) => check.kind === "credentials" || !options.only || options.only.includes(check.operation.operationId),
     );
-    for (const check of checks) tally.planned(check, leftOut(check, options.mode));
-    return { target, checks: checks.filter((check) => !leftOut(check, options.mode)) };
+    const kept: Check[] = [];
+    for (const check of checks) {
+      const why = leftOut(check, options.mode);
+      tally.planned(check, why);
+      if (!why) kept.push(check);
+    }
+    return { target, checks: kept };
   });
   const total = planned.reduce((sum, { checks }) => sum + checks.reduce((count, check) => count + check.requests, 0), 0);
   let done = 0;
@@ -123,7 +125,7 @@ export async function runVerify(options: RunOptions): Promise<Report> {
       };
       const [first, ...rest] = checks;
       if (first && !(await runOne(first))) {
-        for (const check of rest) tally.skipped(check, "the credentials check failed");
+        for (const check of rest) tally.planned(check, "the credentials check failed");
         own.left = 0;
         return;
       }

@@ -54,11 +54,6 @@ export class Tally {
     this.#results.set(check.id, { ...resultOf(check), status: skipped ? "skipped" : "passed", ...(skipped && { skipped }) });
   }
 
-  /** A check left out after all, with why (the credentials check failed). */
-  skipped(check: Check, reason: string): void {
-    this.#results.set(check.id, { ...resultOf(check), status: "skipped", skipped: reason });
-  }
-
   /**
    * A check that ran: its reasons, and the problems of every answer it got; `order` is its place in its interface's
    * plan, `contractLimit` whether the pace kept was the contract's own.
