@@ -63,12 +63,16 @@ const isJson = (contentType: string | undefined) => /^application\/([\w.-]+\+)?j
 /** The interface whose prefix a path starts with (management when none does), for answers to unknown paths. */
 const apiOfPath = (path: string): Api => apis.find(({ prefix }) => path.startsWith(`${prefix}/`)) ?? (apis[0] as Api);
 
-/** The operation a method and path name, or the answer for a path or method the contract does not have. */
-function route(method: string, path: string): { operation: Operation; match: RegExpExecArray } | Answer {
-  const candidates = operations.flatMap((operation) => {
+/** The operations of a path, each with its parameters as the path gives them. */
+const operationsOfPath = (path: string): { operation: Operation; match: RegExpExecArray }[] =>
+  operations.flatMap((operation) => {
     const match = operation.pattern.exec(path);
     return match ? [{ operation, match }] : [];
   });
+
+/** The operation a method and path name, or the answer for a path or method the contract does not have. */
+function route(method: string, path: string): { operation: Operation; match: RegExpExecArray } | Answer {
+  const candidates = operationsOfPath(path);
   const found = candidates.find(({ operation }) => operation.method === method);
   if (found) return found;
   const [first] = candidates;
@@ -135,7 +139,7 @@ export function createEngine(options: EngineOptions): Engine {
     const origin = corsOrigin(headers.origin);
     if (origin === undefined) return contract(method, url, headers);
     if (method === "OPTIONS" && headers["access-control-request-method"] !== undefined) {
-      const methods = operations.filter(({ pattern }) => pattern.test(url.pathname)).map((operation) => operation.method);
+      const methods = operationsOfPath(url.pathname).map(({ operation }) => operation.method);
       if (methods.length > 0) return answered(preflight(origin, methods, headers["access-control-request-headers"]));
     }
     const received = contract(method, url, headers);
