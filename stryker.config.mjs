@@ -22,6 +22,7 @@ export const targets = {
         "credential-queue",
         "rate-limit",
         "memory-store",
+        "sends-in-flight",
         "retry-policy",
         "errors",
         "headers",

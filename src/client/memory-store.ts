@@ -2,6 +2,7 @@
 // counts in while Redis does not answer. The Redis store's scripts (src/shared-store/redis-store.ts) follow the same
 // rules; test/sdk/rate-limit-stores.test.ts holds them to it.
 import { marginMs, maxInFlightMs, type RateLimit, type RateLimitStore, type Ticket, type Turn } from "./rate-limit.js";
+import { SendsInFlight } from "./sends-in-flight.js";
 
 /** A store in memory answers at once. */
 export interface MemoryRateLimitStore extends RateLimitStore {
@@ -15,15 +16,14 @@ interface Learned extends RateLimit {
   stepWindows: number;
 }
 
-/** A send the store counted: until when it counts as in flight (its take and `maxInFlightMs`), or when it was answered. */
-interface Send {
-  at: number;
-  ticket: Ticket;
-}
-
 interface KeyState {
-  /** The sends in order of `at`: those answered, then those in flight (whose `at` is still to come). */
-  log: Send[];
+  /** When each answered send was answered, in order: each counts from then, for a window. */
+  answeredAt: number[];
+  /**
+   * The sends in flight, by the count in their tickets: each counts until its answer, or at the latest until
+   * `maxInFlightMs` after its take (then as if answered at that time).
+   */
+  flying: SendsInFlight;
   pausedUntil: number;
   learned: Learned | undefined;
   /** When the last 429 that started a window arrived (never, at first). */
@@ -53,7 +53,8 @@ const sweepEveryMs = 1_000;
  */
 export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   const keys = new Map<string, KeyState>();
-  // Tickets are the take's time and a count: unique in the store, and `limited` reads when the send was taken.
+  // Tickets are a count and the take's time in whole microseconds: the count names the send in the store, and
+  // `limited` reads when it was taken (to the microsecond, as the Redis store's tickets say it).
   let taken = 0;
   // Keys idle past their windows are dropped by the first take after each sweep interval: memory is bounded by the
   // credentials in use, with no timer of the store's own.
@@ -61,7 +62,7 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   const stateOf = (key: string): KeyState => {
     let state = keys.get(key);
     if (!state) {
-      state = { log: [], pausedUntil: 0, learned: undefined, limitedAt: Number.NEGATIVE_INFINITY, limit: undefined };
+      state = { answeredAt: [], flying: new SendsInFlight(), pausedUntil: 0, learned: undefined, limitedAt: Number.NEGATIVE_INFINITY, limit: undefined };
       keys.set(key, state);
     }
     return state;
@@ -76,28 +77,27 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       const state = stateOf(key);
       state.limit = limit;
       if (state.pausedUntil > at) return { waitMs: state.pausedUntil - at, paused: true };
-      const { log } = state;
       const budget = budgetOf(state, limit, at);
-      const ticket = `${at}:${++taken}`;
-      // Taken sends count as in flight, after every answered one, until their answer moves them.
-      const send = { at: at + maxInFlightMs, ticket };
+      const ticket = `${++taken}:${Math.floor(at * 1000)}`;
       if (!budget) {
         // Without a budget, the sends of the last minute are kept (the latest 5,000 to 10,000), for what the next
         // 429 teaches.
-        prune(log, at - unlimitedWindowMs);
-        log.push(send);
-        if (log.length > unlimitedLogLength) log.splice(0, log.length - unlimitedLogLength / 2);
+        prune(state, at - unlimitedWindowMs);
+        state.flying.add(taken, at + maxInFlightMs);
+        // Past the most kept, the latest half stay: the answered sends go first, as they were taken before those in flight.
+        const excess = counted(state) - unlimitedLogLength / 2;
+        if (excess > unlimitedLogLength / 2) forgetOldest(state, Math.min(excess, state.answeredAt.length), Math.max(0, excess - state.answeredAt.length));
         return ticket;
       }
       const window = budget.intervalMs + marginMs(budget);
-      prune(log, at - window);
-      if (log.length < budget.requests) {
-        log.push(send);
+      prune(state, at - window);
+      if (counted(state) < budget.requests) {
+        state.flying.add(taken, at + maxInFlightMs);
         return ticket;
       }
       // The send that must leave the window before this one may go (a lowered budget can leave more than `requests`);
       // while it is in flight, its answer is what to wait for, so the store is asked again a margin later.
-      const leaving = (log[log.length - budget.requests] as Send).at;
+      const leaving = countsUntil(state, budget.requests, at);
       const waitMs = leaving > at ? marginMs(budget) : leaving + window - at;
       return budget === limit ? { waitMs, paused: false } : { waitMs, paused: false, lowered: budget };
     },
@@ -107,7 +107,7 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       state.pausedUntil = Math.max(state.pausedUntil, now + waitMs);
       const { learned } = state;
       // Another answer to a send of the window that already ended in a 429: one fewer accepted than counted.
-      if (learned && takenAt(ticket, now) < state.limitedAt) {
+      if (learned && takenAtUs(ticket, now) < Math.floor(state.limitedAt * 1000)) {
         learned.requests = Math.max(1, learned.requests - 1);
         return;
       }
@@ -115,12 +115,12 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       state.limitedAt = now;
       const current = budgetOf(state, limit, now);
       const since = current ? now - current.intervalMs - marginMs(current) : previous;
-      const window = state.log.filter(({ at }) => at > since);
+      const { count, first } = countedSince(state, since);
       // A window in which the server took nothing says nothing of its pace (another process, or a limit of its own):
       // the pause is all there is to do.
-      if (window.length < 2) return;
-      const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - (window[0] as Send).at);
-      const requests = Math.min(current?.requests ?? Number.POSITIVE_INFINITY, window.length - 1);
+      if (count < 2) return;
+      const intervalMs = current?.intervalMs ?? Math.max(waitMs, now + waitMs - first);
+      const requests = Math.min(current?.requests ?? Number.POSITIVE_INFINITY, count - 1);
       const stepWindows = state.learned ? Math.min(16, state.learned.stepWindows * 2) : 1;
       state.learned = { requests, intervalMs, growsAt: now + waitMs, stepWindows };
     },
@@ -130,18 +130,11 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       // A budget grown back by now is grown here too, as the Redis store's script does, so a 429 that follows is
       // judged against the budget in force.
       budgetOf(state, limit, at);
-      const { log } = state;
-      const send = remove(log, ticket);
-      if (!send) return;
-      send.at = at;
-      // After every send answered by now, before those still in flight: found from the end, where the few in flight
-      // are, since without a budget the log holds up to 10,000 sends and a scan from its start cost every call.
-      let after = log.length;
-      while (after > 0 && (log[after - 1] as Send).at > at) after--;
-      log.splice(after, 0, send);
+      // Answers come in the clock's order, so the answered sends stay in order with no search.
+      if (land(state, ticket)) state.answeredAt.push(at);
     },
     release(key, ticket) {
-      remove(stateOf(key).log, ticket);
+      land(stateOf(key), ticket);
     },
   };
 }
@@ -154,30 +147,57 @@ function holdsNothing(state: KeyState, now: number): boolean {
   if (state.pausedUntil > now) return false;
   budgetOf(state, state.limit, now);
   if (state.learned) return false;
-  const { limit, log } = state;
-  prune(log, now - (limit ? limit.intervalMs + marginMs(limit) : unlimitedWindowMs));
-  return log.length === 0;
+  const { limit } = state;
+  prune(state, now - (limit ? limit.intervalMs + marginMs(limit) : unlimitedWindowMs));
+  return counted(state) === 0;
 }
 
-/** When the send a ticket names was taken; `otherwise` for a ticket this store did not make. */
-function takenAt(ticket: Ticket, otherwise: number): number {
-  const at = Number.parseFloat(ticket);
-  return Number.isFinite(at) ? at : otherwise;
+/** When the send a ticket names was taken, in whole microseconds; `now`'s for a ticket this store did not make. */
+function takenAtUs(ticket: Ticket, now: number): number {
+  const at = Number.parseInt(ticket.slice(ticket.indexOf(":") + 1), 10);
+  return Number.isFinite(at) ? at : Math.floor(now * 1000);
 }
 
-/** Takes the send a ticket names out of a log; undefined when it is not there (released, or long gone). */
-function remove(log: Send[], ticket: Ticket): Send | undefined {
-  // The latest sends are the likeliest: an answer comes soon after its take.
-  for (let index = log.length - 1; index >= 0; index--) {
-    if ((log[index] as Send).ticket === ticket) return log.splice(index, 1)[0];
-  }
-  return undefined;
+/** How many sends of a key count. */
+function counted({ answeredAt, flying }: KeyState): number {
+  return answeredAt.length + flying.size;
 }
 
-/** Drops the sends at or before `since` from a log in order. */
-function prune(log: Send[], since: number): void {
-  const kept = log.findIndex(({ at }) => at > since);
-  log.splice(0, kept === -1 ? log.length : kept);
+/** The send a ticket names is no longer in flight; false when it was not (released, long gone, or another key's). */
+function land({ flying }: KeyState, ticket: Ticket): boolean {
+  // NaN, found nowhere, for a ticket this store did not make.
+  return flying.remove(Number.parseInt(ticket, 10));
+}
+
+/** The sends that stop counting at or before `since`, gone: answered ones, and ones in flight past `maxInFlightMs`. */
+function prune(state: KeyState, since: number): void {
+  let answered = 0;
+  while (answered < state.answeredAt.length && (state.answeredAt[answered] as number) <= since) answered++;
+  forgetOldest(state, answered, state.flying.countingUntil(since));
+}
+
+/** Forgets the oldest `answered` answered sends of a key and the oldest `flown` in flight. */
+function forgetOldest({ answeredAt, flying }: KeyState, answered: number, flown: number): void {
+  // splice makes an array of what it removes, even empty.
+  if (answered > 0) answeredAt.splice(0, answered);
+  flying.forgetFirst(flown);
+}
+
+/**
+ * Until when the `nth` latest send of a key counts, as seen at `now`: for ever (until its answer) for a send in
+ * flight, else from when it was answered, or from `maxInFlightMs` after its take for one in flight longer. Asked
+ * only when the budget is full, of the sends of one window.
+ */
+function countsUntil({ answeredAt, flying }: KeyState, nth: number, now: number): number {
+  const times = [...answeredAt, ...flying.untils().map((until) => (until > now ? Number.POSITIVE_INFINITY : until))].sort((a, b) => a - b);
+  return times[times.length - nth] as number;
+}
+
+/** How many sends of a key count after `since`, and when the first of them counts from. */
+function countedSince({ answeredAt, flying }: KeyState, since: number): { count: number; first: number } {
+  const answered = answeredAt.filter((at) => at > since);
+  const flown = flying.untils().filter((until) => until > since);
+  return { count: answered.length + flown.length, first: Math.min(answered[0] ?? Number.POSITIVE_INFINITY, flown[0] ?? Number.POSITIVE_INFINITY) };
 }
 
 /**

@@ -225,6 +225,49 @@ describe("this process's store", () => {
     expect(send(key, single)).toEqual(aTicket);
   });
 
+  it("orders a send in flight past maxInFlightMs by when it counts from, among the sends answered since, as Redis's sorted log does", () => {
+    const key = newKey();
+    const two = { requests: 2, intervalMs: 1_000 };
+    // Never answered: from maxInFlightMs on, it counts as answered then.
+    expect(store.take(key, two)).toEqual(aTicket);
+    at(maxInFlightMs - 100);
+    const later = store.take(key, two) as Ticket;
+    at(maxInFlightMs + 50);
+    store.answered(key, two, later);
+    at(maxInFlightMs + 100);
+    // The budget is full; the older of the two counts from maxInFlightMs, before the answer at + 50: it leaves first.
+    expect(send(key, two)).toEqual({ waitMs: window - 100, paused: false });
+    at(maxInFlightMs + window);
+    expect(send(key, two)).toEqual(aTicket);
+    expect(send(key, two)).toEqual({ waitMs: 50, paused: false });
+  });
+
+  it("holds any number of sends in flight, and moves each to its own answer whatever their order", () => {
+    const key = newKey();
+    const forty = { requests: 40, intervalMs: 1_000 };
+    // Past the 16 its first storage holds.
+    const tickets = Array.from({ length: 40 }, () => store.take(key, forty) as Ticket);
+    expect(new Set(tickets).size).toBe(40);
+    expect(store.take(key, forty)).toEqual({ waitMs: marginMs(forty), paused: false });
+    // Answered from the last taken to the first, all but the middle one, which is still in flight at 300.
+    at(100);
+    for (const ticket of tickets.slice(21).reverse()) store.answered(key, forty, ticket);
+    at(200);
+    for (const ticket of tickets.slice(0, 20).reverse()) store.answered(key, forty, ticket);
+    at(300);
+    // The send to leave first is the first answered, at 100; the one in flight is the latest.
+    expect(store.take(key, forty)).toEqual({ waitMs: 100 + window - 300, paused: false });
+    store.answered(key, forty, tickets[20] as Ticket);
+    // Each counts from its own answer: the 19 answered at 100 leave the window first, then the 20 at 200.
+    const sendAll = (count: number) => Array.from({ length: count }, () => send(key, forty)).filter((turn) => typeof turn === "string").length;
+    at(window + 100);
+    expect(sendAll(19)).toBe(19);
+    expect(send(key, forty)).toEqual({ waitMs: 100, paused: false });
+    at(window + 200);
+    expect(sendAll(20)).toBe(20);
+    expect(send(key, forty)).toEqual({ waitMs: 100, paused: false });
+  });
+
   it("gives a released send's turn back, and only that one's: it was never made", () => {
     const key = newKey();
     const two = { requests: 2, intervalMs: 1_000 };
