@@ -242,12 +242,20 @@ function chargedShare({ paused, lowered }: Wait, limit: RateLimit | undefined): 
 
 /**
  * Runs a store's write whose failure only costs precision, sync or async, without letting it throw or reject: the
- * send stays counted from its take, or the pause unset, and the next take tells the calls what is wrong.
+ * send stays counted from its take, or the pause unset, and the next take tells the calls what is wrong. Run at
+ * once (the next take must see the pause); what it returns settles when the write has, and a write done at once (the
+ * memory store's) costs no promise of its own.
  */
 function bestEffort(write: () => void | Promise<void>): Promise<void> {
-  // Run at once (the next take must see the pause); a throw becomes the async function's rejection, caught here.
-  return (async () => write())().catch(() => undefined);
+  try {
+    return write()?.catch(ignore) ?? done;
+  } catch {
+    return done;
+  }
 }
+
+const done = Promise.resolve();
+const ignore = () => undefined;
 
 // The queue of each credential of each store, held weakly: a queue lives as long as a client of its credential or a
 // call waiting in it, and its entry goes with it, so a credential no client uses any more holds nothing here (a
