@@ -1,7 +1,7 @@
 // One attempt of a call: the request sent and its whole answer read within the attempt's time, a redirect refused.
 import type { CallPolicy } from "./call-policy.js";
 import { ConnectionError, IngestionError, RedirectError, TimeoutError } from "./errors.js";
-import { noBody, type ReadBody, readBody, requestIdOf } from "./read-body.js";
+import { noBody, parsedBody, type ReadBody, readText, requestIdOf } from "./read-body.js";
 
 /** An attempt the server answered: its response, and the body read within the attempt's time. */
 export interface Answered {
@@ -38,11 +38,13 @@ export async function sendAttempt(
     const response = await send(url, init);
     // The contract declares no redirect: following one would resend the request, credentials and body,
     // elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with status 0.
-    if ((response.status >= 300 && response.status < 400) || response.type === "opaqueredirect") {
+    // (An opaque redirect's status is 0: its type is read only then.)
+    const { status } = response;
+    if ((status >= 300 && status < 400) || (status === 0 && response.type === "opaqueredirect")) {
       await response.body?.cancel();
-      throw new RedirectError(response.status, response.headers, requestIdOf(response.headers, noBody, undefined), policy);
+      throw new RedirectError(status, response.headers, requestIdOf(response.headers, noBody, undefined), policy);
     }
-    return { response, body: await readBody(response, maxResponseBytes, policy) };
+    return { response, body: parsedBody(await readText(response, maxResponseBytes, policy)) };
   } catch (error) {
     if (caller?.aborted) throw caller.reason;
     return attemptFailure(error, controller.signal, policy);

@@ -14,15 +14,8 @@ export interface ReadBody {
 /** An empty body, and the body of a redirect refused before it was read: one object, frozen, for all of them. */
 export const noBody: ReadBody = Object.freeze({ text: "", json: undefined, isJson: false });
 
-/**
- * The body, read whole and refused past `limit` bytes decoded, and parsed once. Not an async function: a call pays
- * for no frame of its own here, only the promise of its parse.
- */
-export function readBody(response: Response, limit: number, call: CallName): Promise<ReadBody> {
-  return readText(response, limit, call).then(parsed);
-}
-
-function parsed(text: string): ReadBody {
+/** A body read whole (readText), parsed once. */
+export function parsedBody(text: string): ReadBody {
   if (text === "") return noBody;
   try {
     return { text, json: JSON.parse(text), isJson: true };
@@ -33,11 +26,11 @@ function parsed(text: string): ReadBody {
 }
 
 /**
- * The body as text. A body of known length that is not compressed is read whole, the fast way; one that is
- * compressed or of unknown length is counted as it streams in, so a compression bomb or an endless body stops at
- * the limit instead of filling memory.
+ * The body as text, read whole and refused past `limit` bytes decoded. A body of known length that is not
+ * compressed is read whole, the fast way; one that is compressed or of unknown length is counted as it streams in,
+ * so a compression bomb or an endless body stops at the limit instead of filling memory.
  */
-function readText(response: Response, limit: number, call: CallName): Promise<string> {
+export function readText(response: Response, limit: number, call: CallName): Promise<string> {
   const { headers } = response;
   const length = headers.get("content-length");
   const compressed = headers.has("content-encoding");

@@ -67,7 +67,8 @@ export async function sendCall(sender: Sender, call: OutgoingCall): Promise<Answ
   const { signal: caller, policy } = call;
   const { maxRetries } = policy;
   const headers = headersOf(sender.ownHeaders, call);
-  const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual" };
+  // The signal is each attempt's own (attempt.ts); declared here so that setting it does not reshape the object.
+  const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual", signal: null };
   const idempotent = isIdempotent(call.method);
 
   // A call the server answered 429 goes back to the head of the queue, to leave first once the pause is over.
@@ -101,7 +102,8 @@ export async function sendCall(sender: Sender, call: OutgoingCall): Promise<Answ
       throw error;
     }
     log?.("debug", `${attemptLabel(policy, retry)}: ${call.method} ${pathOf(call.url)}`);
-    const started = performance.now();
+    // Only the log lines read it.
+    const started = log ? performance.now() : 0;
     let attempted: Answered | IngestionError;
     try {
       attempted = await sendAttempt(sender.fetch, call.url, init, caller, policy, sender.maxResponseBytes);
