@@ -55,7 +55,15 @@ export class ApiPromise<T> implements PromiseLike<T> {
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#dataPromise().then(onfulfilled, onrejected);
+    // Straight from the outcome, as `await` asks: a promise and a turn of the microtask queue fewer than through the
+    // resource's promise. Its failure goes to `onrejected`, or rejects the promise returned, as a promise's does.
+    return this.#outcome.then((outcome) => {
+      if ("failure" in outcome) {
+        if (onrejected) return onrejected(outcome.failure);
+        throw outcome.failure;
+      }
+      return onfulfilled ? onfulfilled(outcome.data) : (outcome.data as unknown as R1);
+    });
   }
 
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
