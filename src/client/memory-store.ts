@@ -97,7 +97,7 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       }
       // The send that must leave the window before this one may go (a lowered budget can leave more than `requests`);
       // while it is in flight, its answer is what to wait for, so the store is asked again a margin later.
-      const leaving = countsUntil(state, budget.requests, at);
+      const leaving = countsUntil(state, budget.requests);
       const waitMs = leaving > at ? marginMs(budget) : leaving + window - at;
       return budget === limit ? { waitMs, paused: false } : { waitMs, paused: false, lowered: budget };
     },
@@ -184,12 +184,12 @@ function forgetOldest({ answeredAt, flying }: KeyState, answered: number, flown:
 }
 
 /**
- * Until when the `nth` latest send of a key counts, as seen at `now`: for ever (until its answer) for a send in
- * flight, else from when it was answered, or from `maxInFlightMs` after its take for one in flight longer. Asked
- * only when the budget is full, of the sends of one window.
+ * When the `nth` latest send of a key counts from, or until: an answered one from its answer, one in flight until
+ * `maxInFlightMs` after its take (later than now, unless it has been in flight that long: then it counts as if
+ * answered then). Asked only when the budget is full, of the sends of one window.
  */
-function countsUntil({ answeredAt, flying }: KeyState, nth: number, now: number): number {
-  const times = [...answeredAt, ...flying.untils().map((until) => (until > now ? Number.POSITIVE_INFINITY : until))].sort((a, b) => a - b);
+function countsUntil({ answeredAt, flying }: KeyState, nth: number): number {
+  const times = [...answeredAt, ...flying.untils()].sort((a, b) => a - b);
   return times[times.length - nth] as number;
 }
 

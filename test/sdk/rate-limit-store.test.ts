@@ -417,6 +417,29 @@ describe("the budget a 429 teaches this process's store", () => {
     expect(budgetAt(limit, 2_500)).toEqual({ requests: 3, intervalMs: 1_000 });
   });
 
+  it("takes a 429 for a send it did not count (a shared store's mirror) as taken now: its window, not one fewer", () => {
+    const { key, at, limited, budgetAt } = keyThatSent([0, 100, 200, 300, 400], 400);
+    limited(0, limit, 300);
+    at(500);
+    // Relearned from the window (its five sends but that one, 4), not lowered from 4 to 3.
+    store.limited(key, limit, 0, "");
+    expect(budgetAt(limit, 500)).toEqual({ requests: 4, intervalMs: 1_000 });
+  });
+
+  it("counts in the window of a 429 no send in flight past maxInFlightMs whose time ended before that window", () => {
+    const { key, at, budgetAt } = keyThatSent([], 0);
+    // Never answered: it counts until maxInFlightMs, then for a window more.
+    expect(store.take(key, limit)).toEqual(aTicket);
+    at(maxInFlightMs + 1_000);
+    const limitedSend = store.take(key, limit) as Ticket;
+    store.answered(key, limit, limitedSend);
+    // The window that ends now begins exactly when the unanswered send stopped counting as in flight: it is out.
+    at(maxInFlightMs + 1_050);
+    store.limited(key, limit, 0, limitedSend);
+    // One send in the window: nothing learned, the client's own limit stands.
+    expect(budgetAt(limit, maxInFlightMs + 1_050)).toEqual(limit);
+  });
+
   it("a second 429 of a window that taught nothing teaches nothing either", () => {
     const { limited, budgetAt } = keyThatSent([0], 100);
     limited(1_000, limit, 0);

@@ -132,6 +132,10 @@ describe("redirects", () => {
     await expect(scripted([opaque]).send(getPipe())).rejects.toBeInstanceOf(RedirectError);
   });
 
+  it("takes an answer of status 0 that is no opaque redirect (a network error from a fetch of one's own) for an answer, not a redirect", async () => {
+    await expect(scripted([Response.error()]).send(getPipe())).resolves.toMatchObject({ response: { status: 0, type: "error" } });
+  });
+
   it("gives a 400 as an answer, not a redirect", async () => {
     await expect(scripted([answer(400)]).send(getPipe())).resolves.toMatchObject({ response: { status: 400 } });
   });
