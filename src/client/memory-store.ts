@@ -1,7 +1,7 @@
 // A rate-limit store in this process's memory: the store of every client not given one, and what the Redis store
 // counts in while Redis does not answer. The Redis store's scripts (src/shared-store/redis-store.ts) follow the same
 // rules; test/sdk/rate-limit-stores.test.ts holds them to it.
-import { marginMs, maxInFlightMs, type RateLimit, type RateLimitStore, type Ticket, type Turn } from "./rate-limit.js";
+import { marginMs, type RateLimit, type RateLimitStore, type Ticket, type Turn } from "./rate-limit.js";
 import { SendsInFlight } from "./sends-in-flight.js";
 
 /** A store in memory answers at once. */
@@ -20,7 +20,7 @@ interface KeyState {
   /** When each answered send was answered, in order: each counts from then, for a window. */
   answeredAt: number[];
   /**
-   * The sends in flight, by the count in their tickets: each counts until its answer, or at the latest until
+   * The sends in flight, by their tickets' count and take time: each counts until its answer, or at the latest until
    * `maxInFlightMs` after its take (then as if answered at that time).
    */
   flying: SendsInFlight;
@@ -78,21 +78,20 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
       state.limit = limit;
       if (state.pausedUntil > at) return { waitMs: state.pausedUntil - at, paused: true };
       const budget = budgetOf(state, limit, at);
-      const ticket = `${++taken}:${Math.floor(at * 1000)}`;
+      const takenUs = Math.floor(at * 1000);
+      const ticket = `${++taken}:${takenUs}`;
       if (!budget) {
         // Without a budget, the sends of the last minute are kept (the latest 5,000 to 10,000), for what the next
         // 429 teaches.
         prune(state, at - unlimitedWindowMs);
-        state.flying.add(taken, at + maxInFlightMs);
-        // Past the most kept, the latest half stay: the answered sends go first, as they were taken before those in flight.
-        const excess = counted(state) - unlimitedLogLength / 2;
-        if (excess > unlimitedLogLength / 2) forgetOldest(state, Math.min(excess, state.answeredAt.length), Math.max(0, excess - state.answeredAt.length));
+        state.flying.add(taken, takenUs);
+        if (counted(state) > unlimitedLogLength) keepLatest(state, unlimitedLogLength / 2);
         return ticket;
       }
       const window = budget.intervalMs + marginMs(budget);
       prune(state, at - window);
       if (counted(state) < budget.requests) {
-        state.flying.add(taken, at + maxInFlightMs);
+        state.flying.add(taken, takenUs);
         return ticket;
       }
       // The send that must leave the window before this one may go (a lowered budget can leave more than `requests`);
@@ -154,9 +153,15 @@ function holdsNothing(state: KeyState, now: number): boolean {
 
 /** When the send a ticket names was taken, in whole microseconds; `now`'s for a ticket this store did not make. */
 function takenAtUs(ticket: Ticket, now: number): number {
-  const at = Number.parseInt(ticket.slice(ticket.indexOf(":") + 1), 10);
+  const at = takenUsOf(ticket);
   return Number.isFinite(at) ? at : Math.floor(now * 1000);
 }
+
+// A ticket of this store is `<count>:<take time in whole µs>`; each part of any other string reads as NaN, which
+// names no send (Number, unlike parseInt, refuses what follows a number).
+const colonOf = (ticket: Ticket): number => ticket.indexOf(":");
+const countOf = (ticket: Ticket): number => (colonOf(ticket) > 0 ? Number(ticket.slice(0, colonOf(ticket))) : Number.NaN);
+const takenUsOf = (ticket: Ticket): number => (colonOf(ticket) > 0 ? Number(ticket.slice(colonOf(ticket) + 1) || Number.NaN) : Number.NaN);
 
 /** How many sends of a key count. */
 function counted({ answeredAt, flying }: KeyState): number {
@@ -165,8 +170,7 @@ function counted({ answeredAt, flying }: KeyState): number {
 
 /** The send a ticket names is no longer in flight; false when it was not (released, long gone, or another key's). */
 function land({ flying }: KeyState, ticket: Ticket): boolean {
-  // NaN, found nowhere, for a ticket this store did not make.
-  return flying.remove(Number.parseInt(ticket, 10));
+  return flying.remove(countOf(ticket), takenUsOf(ticket));
 }
 
 /** The sends that stop counting at or before `since`, gone: answered ones, and ones in flight past `maxInFlightMs`. */
@@ -174,6 +178,21 @@ function prune(state: KeyState, since: number): void {
   let answered = 0;
   while (answered < state.answeredAt.length && (state.answeredAt[answered] as number) <= since) answered++;
   forgetOldest(state, answered, state.flying.countingUntil(since));
+}
+
+/**
+ * Keeps a key's `count` latest sends by when they count from or until: the answered ones, and those in flight past
+ * `maxInFlightMs` among them (as Redis's sorted log drops its lowest).
+ */
+function keepLatest(state: KeyState, count: number): void {
+  const { answeredAt, flying } = state;
+  let answered = 0;
+  let flown = 0;
+  while (answered + flown < counted(state) - count) {
+    if (flown < flying.size && (answered === answeredAt.length || flying.untilAt(flown) < (answeredAt[answered] as number))) flown++;
+    else answered++;
+  }
+  forgetOldest(state, answered, flown);
 }
 
 /** Forgets the oldest `answered` answered sends of a key and the oldest `flown` in flight. */

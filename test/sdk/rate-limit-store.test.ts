@@ -245,8 +245,11 @@ describe("this process's store", () => {
   it("holds any number of sends in flight, and moves each to its own answer whatever their order", () => {
     const key = newKey();
     const forty = { requests: 40, intervalMs: 1_000 };
-    // Past the 16 its first storage holds.
-    const tickets = Array.from({ length: 40 }, () => store.take(key, forty) as Ticket);
+    // Past the 16 its first storage holds, each taken at a time of its own (0 to 39 ms).
+    const tickets = Array.from({ length: 40 }, (_, sent) => {
+      at(sent);
+      return store.take(key, forty) as Ticket;
+    });
     expect(new Set(tickets).size).toBe(40);
     expect(store.take(key, forty)).toEqual({ waitMs: marginMs(forty), paused: false });
     // Answered from the last taken to the first, all but the middle one, which is still in flight at 300.
@@ -266,6 +269,21 @@ describe("this process's store", () => {
     at(window + 200);
     expect(sendAll(20)).toBe(20);
     expect(send(key, forty)).toEqual({ waitMs: 100, paused: false });
+  });
+
+  it("moves nothing for a ticket with its send's count but another take time, or more after it", () => {
+    const key = newKey();
+    const single = { requests: 1, intervalMs: 1_000 };
+    const mine = store.take(key, single) as Ticket;
+    const [count, takenUs] = mine.split(":");
+    at(100);
+    store.answered(key, single, `${count}:${Number(takenUs) + 1}`);
+    store.answered(key, single, `${mine}|elsewhere`);
+    store.release(key, `${count}`);
+    // Still in flight: the next send waits for its answer.
+    expect(store.take(key, single)).toEqual({ waitMs: marginMs(single), paused: false });
+    store.answered(key, single, mine);
+    expect(store.take(key, single)).toEqual({ waitMs: window, paused: false });
   });
 
   it("gives a released send's turn back, and only that one's: it was never made", () => {
@@ -426,7 +444,7 @@ describe("the budget a 429 teaches this process's store", () => {
     expect(budgetAt(limit, 500)).toEqual({ requests: 4, intervalMs: 1_000 });
   });
 
-  it("counts in the window of a 429 no send in flight past maxInFlightMs whose time ended before that window", () => {
+  it("counts in the window of a 429 no send in flight past maxInFlightMs whose time ended where that window begins", () => {
     const { key, at, budgetAt } = keyThatSent([], 0);
     // Never answered: it counts until maxInFlightMs, then for a window more.
     expect(store.take(key, limit)).toEqual(aTicket);
@@ -604,6 +622,18 @@ describe("the budget a 429 teaches this process's store", () => {
     pruned.at(1);
     pruned.limitedLatest(0, undefined);
     expect(pruned.budgetAt(undefined, 1)).toEqual({ requests: 4_999, intervalMs: 1 });
+  });
+
+  it("without a budget, past 10,000 sends, first forgets a send in flight past maxInFlightMs that counts from before the others", () => {
+    const { key, at, sendOne, limitedLatest, budgetAt } = keyThatSent([], 0);
+    // Never answered: from maxInFlightMs on, it counts as answered then, before every send below.
+    expect(store.take(key, undefined)).toEqual(aTicket);
+    at(maxInFlightMs + 10_000);
+    for (let sent = 0; sent < 10_000; sent++) sendOne(undefined);
+    at(maxInFlightMs + 10_001);
+    limitedLatest(0, undefined);
+    // The 5,000 kept were all answered at +10,000: the window spans 1 ms, not the 10 s back to the one in flight.
+    expect(budgetAt(undefined, maxInFlightMs + 10_001)).toEqual({ requests: 4_999, intervalMs: 1 });
   });
 
   it("without a budget, answers a send as fast with 10,000 sends logged as with none: its place is found from the end", () => {
