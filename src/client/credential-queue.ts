@@ -248,7 +248,9 @@ function chargedShare({ paused, lowered }: Wait, limit: RateLimit | undefined): 
  */
 function bestEffort(write: () => void | Promise<void>): Promise<void> {
   try {
-    return write()?.catch(ignore) ?? done;
+    const written = write();
+    // Promise.resolve gives a promise as it is, and waits for any other thenable a store of one's own may return.
+    return written ? Promise.resolve(written).catch(ignore) : done;
   } catch {
     return done;
   }

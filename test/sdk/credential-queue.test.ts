@@ -462,6 +462,35 @@ describe("a store that fails", () => {
     }
     expect(rejected).not.toHaveBeenCalled();
   });
+
+  it("waits for a store of one's own that records a 429's pause with a thenable that is no Promise, and ignores its failure", async () => {
+    const store = scriptedStore();
+    let recorded: (() => void) | undefined;
+    const pending = {
+      // biome-ignore lint/suspicious/noThenProperty: a thenable that is no Promise is what this store returns.
+      then: (resolve: () => void) => {
+        recorded = resolve;
+      },
+    };
+    store.limited = () => pending as unknown as Promise<void>;
+    const queue = new CredentialQueue(store, key);
+    let paused: number | undefined;
+    void queue.limited(answer, 1_000, limit, "a ticket", 0).then((pauseMs) => {
+      paused = pauseMs;
+    });
+    vi.useRealTimers();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(paused).toBeUndefined();
+    recorded?.();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(paused).toBe(1_000);
+    const failing = {
+      // biome-ignore lint/suspicious/noThenProperty: as above, one that fails.
+      then: (_resolve: unknown, reject: (reason: unknown) => void) => reject(new Error("store down")),
+    };
+    store.limited = () => failing as unknown as Promise<void>;
+    await expect(queue.limited(answer, 1_000, limit, "a ticket", 0)).resolves.toBe(1_000);
+  });
 });
 
 describe("an answer", () => {
