@@ -21,14 +21,9 @@ function withResponseOf<T>(outcome: Outcome<T>): WithResponse<T> {
   if ("failure" in outcome) throw outcome.failure;
   return outcome;
 }
-function dataOf<T>(outcome: Outcome<T>): T {
-  if ("failure" in outcome) throw outcome.failure;
-  return outcome.data;
-}
 
 export class ApiPromise<T> implements PromiseLike<T> {
   readonly #outcome: Promise<Outcome<T>>;
-  #data: Promise<T> | undefined;
 
   constructor(outcome: Promise<Outcome<T>>) {
     this.#outcome = outcome;
@@ -44,34 +39,34 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.#outcome.then(withResponseOf);
   }
 
-  // Derived on first use, so a caller who only uses withResponse() gets no second, unhandled rejection.
-  #dataPromise(): Promise<T> {
-    this.#data ??= this.#outcome.then(dataOf);
-    return this.#data;
-  }
-
   // biome-ignore lint/suspicious/noThenProperty: an ApiPromise is awaited like a promise; `then` is what makes it so.
   then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    // Straight from the outcome, as `await` asks: a promise and a turn of the microtask queue fewer than through the
-    // resource's promise. Its failure goes to `onrejected`, or rejects the promise returned, as a promise's does.
+    // Straight from the outcome, as `await` asks for it, and as a promise's then does: a handler that is no function
+    // is passed over, and the failure rejects the promise returned unless `onrejected` takes it.
     return this.#outcome.then((outcome) => {
-      if ("failure" in outcome) {
-        if (onrejected) return onrejected(outcome.failure);
-        throw outcome.failure;
-      }
-      return onfulfilled ? onfulfilled(outcome.data) : (outcome.data as unknown as R1);
+      if (!("failure" in outcome)) return typeof onfulfilled === "function" ? onfulfilled(outcome.data) : (outcome.data as unknown as R1);
+      if (typeof onrejected === "function") return onrejected(outcome.failure);
+      throw outcome.failure;
     });
   }
 
   catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.#dataPromise().catch(onrejected);
+    return this.then(undefined, onrejected);
   }
 
+  /** As a promise's finally: the callback runs either way, and the outcome passes on unless the callback fails. */
   finally(onfinally?: (() => void) | null): Promise<T> {
-    return this.#dataPromise().finally(onfinally);
+    if (typeof onfinally !== "function") return this.then();
+    return this.then(
+      (value) => Promise.resolve(onfinally()).then(() => value),
+      (reason: unknown) =>
+        Promise.resolve(onfinally()).then(() => {
+          throw reason;
+        }),
+    );
   }
 
   get [Symbol.toStringTag](): string {

@@ -85,6 +85,41 @@ describe("a call that failed", () => {
     expect(ran).toBe(true);
   });
 
+  it("passes over handlers that are no functions, as a promise does", async () => {
+    await expect(failed().then(null, {} as never)).rejects.toBe(failure);
+    expect(await succeeded().then({} as never)).toEqual({ id: 1 });
+    await expect(failed().finally({} as never)).rejects.toBe(failure);
+  });
+
+  it("runs its handlers in the order they were given, whichever method gave them, as a promise does", async () => {
+    const order: string[] = [];
+    const call = failed();
+    const settled = [call.finally(() => order.push("finally")), call.then(undefined, () => order.push("then")), call.catch(() => order.push("catch"))];
+    await Promise.allSettled(settled);
+    expect(order).toEqual(["finally", "then", "catch"]);
+  });
+
+  it("waits for finally's callback, and rejects with what it throws", async () => {
+    const thrown = new Error("in finally");
+    await expect(
+      succeeded().finally(() => {
+        throw thrown;
+      }),
+    ).rejects.toBe(thrown);
+    let later = false;
+    const waited = succeeded().finally(
+      () =>
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            later = true;
+            resolve();
+          }, 10),
+        ) as never,
+    );
+    expect(await waited).toEqual({ id: 1 });
+    expect(later).toBe(true);
+  });
+
   it("is not an unhandled rejection when nobody awaits it", async () => {
     failed();
     ApiPromise.failed(new Error("before it started"));
