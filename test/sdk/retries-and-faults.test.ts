@@ -183,11 +183,19 @@ describe("timeouts and aborts", () => {
   it("the caller's AbortSignal stops the call at once, with no retry", async () => {
     const client = await managementAgainst(hang);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const started = Date.now();
+    // Aborted once the server has the request: a fixed delay raced the send on a busy machine (CI once aborted
+    // before anything reached the server, and counted no attempt).
+    let abortedAt = 0;
+    const whenSent = setInterval(() => {
+      if (attempts() !== 1) return;
+      clearInterval(whenSent);
+      abortedAt = Date.now();
+      controller.abort();
+    }, 5);
     const error = await client.pipes.getSettings(pipe, { signal: controller.signal }).catch((e: unknown) => e);
+    clearInterval(whenSent);
     expect((error as Error).name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(500);
+    expect(Date.now() - abortedAt).toBeLessThan(500);
     expect(attempts()).toBe(1);
   });
 
