@@ -278,12 +278,26 @@ describe("this process's store", () => {
     const [count, takenUs] = mine.split(":");
     at(100);
     store.answered(key, single, `${count}:${Number(takenUs) + 1}`);
+    store.answered(key, single, `${Number(count) + 1_000}:${takenUs}`);
     store.answered(key, single, `${mine}|elsewhere`);
     store.release(key, `${count}`);
     // Still in flight: the next send waits for its answer.
     expect(store.take(key, single)).toEqual({ waitMs: marginMs(single), paused: false });
     store.answered(key, single, mine);
     expect(store.take(key, single)).toEqual({ waitMs: window, paused: false });
+  });
+
+  it("takes a ticket released twice as released once, as Redis's ZREM does", () => {
+    const key = newKey();
+    const single = { requests: 1, intervalMs: 1_000 };
+    const first = store.take(key, single) as Ticket;
+    store.release(key, first);
+    const second = store.take(key, single) as Ticket;
+    store.release(key, second);
+    store.release(key, second);
+    store.release(key, first);
+    expect(store.take(key, single)).toEqual(aTicket);
+    expect(store.take(key, single)).toEqual({ waitMs: marginMs(single), paused: false });
   });
 
   it("gives a released send's turn back, and only that one's: it was never made", () => {
@@ -634,6 +648,21 @@ describe("the budget a 429 teaches this process's store", () => {
     limitedLatest(0, undefined);
     // The 5,000 kept were all answered at +10,000: the window spans 1 ms, not the 10 s back to the one in flight.
     expect(budgetAt(undefined, maxInFlightMs + 10_001)).toEqual({ requests: 4_999, intervalMs: 1 });
+  });
+
+  it("without a budget, past 10,000 sends all in flight, keeps the latest 5,000 of them", () => {
+    const key = newKey();
+    const tickets = Array.from({ length: 10_001 }, () => store.take(key, undefined) as Ticket);
+    // The 5,001 first are forgotten: a 429 for the last learns from the 5,000 kept, all in flight.
+    store.limited(key, undefined, 1_000, tickets[10_000] as Ticket);
+    const refused = Array.from({ length: 5_000 }, () => store.take(key, undefined)).find((turn) => typeof turn !== "string");
+    expect(refused).toEqual({ waitMs: 1_000, paused: true });
+    at(1_000);
+    expect(store.take(key, undefined)).toEqual({
+      waitMs: marginMs({ requests: 4_999, intervalMs: 1_000 }),
+      paused: false,
+      lowered: { requests: 4_999, intervalMs: 1_000 },
+    });
   });
 
   it("without a budget, answers a send as fast with 10,000 sends logged as with none: its place is found from the end", () => {
