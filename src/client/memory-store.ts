@@ -153,15 +153,19 @@ function holdsNothing(state: KeyState, now: number): boolean {
 
 /** When the send a ticket names was taken, in whole microseconds; `now`'s for a ticket this store did not make. */
 function takenAtUs(ticket: Ticket, now: number): number {
-  const at = takenUsOf(ticket);
+  const at = partOf(ticket, "takenUs");
   return Number.isFinite(at) ? at : Math.floor(now * 1000);
 }
 
-// A ticket of this store is `<count>:<take time in whole µs>`; each part of any other string reads as NaN, which
-// names no send (Number, unlike parseInt, refuses what follows a number).
-const colonOf = (ticket: Ticket): number => ticket.indexOf(":");
-const countOf = (ticket: Ticket): number => (colonOf(ticket) > 0 ? Number(ticket.slice(0, colonOf(ticket))) : Number.NaN);
-const takenUsOf = (ticket: Ticket): number => (colonOf(ticket) > 0 ? Number(ticket.slice(colonOf(ticket) + 1) || Number.NaN) : Number.NaN);
+/**
+ * A part of a ticket of this store, `<count>:<take time in whole µs>`: its count, or its take time. Either part of
+ * any other string reads as NaN, which names no send (Number, unlike parseInt, refuses what follows a number).
+ */
+function partOf(ticket: Ticket, part: "count" | "takenUs"): number {
+  const colon = ticket.indexOf(":");
+  if (colon <= 0) return Number.NaN;
+  return Number((part === "count" ? ticket.slice(0, colon) : ticket.slice(colon + 1)) || Number.NaN);
+}
 
 /** How many sends of a key count. */
 function counted({ answeredAt, flying }: KeyState): number {
@@ -170,7 +174,7 @@ function counted({ answeredAt, flying }: KeyState): number {
 
 /** The send a ticket names is no longer in flight; false when it was not (released, long gone, or another key's). */
 function land({ flying }: KeyState, ticket: Ticket): boolean {
-  return flying.remove(countOf(ticket), takenUsOf(ticket));
+  return flying.remove(partOf(ticket, "count"), partOf(ticket, "takenUs"));
 }
 
 /** The sends that stop counting at or before `since`, gone: answered ones, and ones in flight past `maxInFlightMs`. */
@@ -186,9 +190,10 @@ function prune(state: KeyState, since: number): void {
  */
 function keepLatest(state: KeyState, count: number): void {
   const { answeredAt, flying } = state;
+  const excess = counted(state) - count;
   let answered = 0;
   let flown = 0;
-  while (answered + flown < counted(state) - count) {
+  while (answered + flown < excess) {
     if (flown < flying.size && (answered === answeredAt.length || flying.untilAt(flown) < (answeredAt[answered] as number))) flown++;
     else answered++;
   }
