@@ -650,6 +650,23 @@ describe("the budget a 429 teaches this process's store", () => {
     expect(budgetAt(undefined, maxInFlightMs + 10_001)).toEqual({ requests: 4_999, intervalMs: 1 });
   });
 
+  it("without a budget, past 10,000 sends, keeps a send still in flight: it counts until after every answered one", () => {
+    const { key, at, sendOne, limitedLatest, budgetAt } = keyThatSent([], 0);
+    // In flight for less than maxInFlightMs: it counts until its answer, later than the answers below.
+    const flying = store.take(key, undefined) as Ticket;
+    // A send a millisecond, answered at once, at +1 to +10,000: the cap forgets the 5,001 oldest of them (to +5,001).
+    for (let sent = 1; sent <= 10_000; sent++) {
+      at(sent);
+      sendOne(undefined);
+    }
+    at(10_001);
+    store.answered(key, undefined, flying);
+    limitedLatest(0, undefined);
+    // Kept through the cap, it lands: 5,000 sends counted from +5,002 to +10,001. Had the cap forgotten it (and the
+    // latest send, in flight then) before the older answered ones, the window would span 5,001 ms from +5,000.
+    expect(budgetAt(undefined, 10_001)).toEqual({ requests: 4_999, intervalMs: 4_999 });
+  });
+
   it("without a budget, past 10,000 sends all in flight, keeps the latest 5,000 of them", () => {
     const key = newKey();
     const tickets = Array.from({ length: 10_001 }, () => store.take(key, undefined) as Ticket);
