@@ -449,14 +449,19 @@ describe("the budget a 429 teaches this process's store", () => {
     expect(budgetAt(limit, 2_500)).toEqual({ requests: 3, intervalMs: 1_000 });
   });
 
-  it("takes a 429 for a send it did not count (a shared store's mirror) as taken now: its window, not one fewer", () => {
-    const { key, at, limited, budgetAt } = keyThatSent([0, 100, 200, 300, 400], 400);
-    limited(0, limit, 300);
-    at(500);
-    // Relearned from the window (its five sends but that one, 4), not lowered from 4 to 3.
-    store.limited(key, limit, 0, "");
-    expect(budgetAt(limit, 500)).toEqual({ requests: 4, intervalMs: 1_000 });
-  });
+  // "" is the fail-open store's ticket for a send it could not mirror; the others are no ticket of this store's, read
+  // strictly: without a colon, or without a count before it, a take time of 17 or 5 µs would make the send older.
+  it.each(["", "17", ":5"])(
+    "takes a 429 for a send it did not count (ticket %j, a shared store's mirror) as taken now: its window, not one fewer",
+    (ticket) => {
+      const { key, at, limited, budgetAt } = keyThatSent([0, 100, 200, 300, 400], 400);
+      limited(0, limit, 300);
+      at(500);
+      // Relearned from the window (its five sends but that one, 4), not lowered from 4 to 3.
+      store.limited(key, limit, 0, ticket);
+      expect(budgetAt(limit, 500)).toEqual({ requests: 4, intervalMs: 1_000 });
+    },
+  );
 
   it("counts in the window of a 429 no send in flight past maxInFlightMs whose time ended where that window begins", () => {
     const { key, at, budgetAt } = keyThatSent([], 0);
