@@ -34,14 +34,19 @@ function recordingFetch() {
   return { urls, fetch };
 }
 
+/** A management client made now refuses a call that names no organization as missing one, and sends nothing. */
+async function expectOrganizationMissing() {
+  const { urls, fetch } = recordingFetch();
+  const client = createManagementClient({ baseUrl, keyId, keySecret, fetch, rateLimit: false });
+  const error = await client.pipes.getSettings({ serviceId: pipe.serviceId, pipeId: pipe.pipeId }).catch((e: unknown) => e);
+  expect((error as Error).message).toMatch(/: \/organizationId is required$/);
+  expect(urls).toEqual([]);
+}
+
 describe("the environment", () => {
   it("an empty INGESTION_ORGANIZATION_ID counts as unset: a call naming no organization is refused as missing one", async () => {
     vi.stubEnv("INGESTION_ORGANIZATION_ID", "");
-    const { urls, fetch } = recordingFetch();
-    const client = createManagementClient({ baseUrl, keyId, keySecret, fetch, rateLimit: false });
-    const error = await client.pipes.getSettings({ serviceId: pipe.serviceId, pipeId: pipe.pipeId }).catch((e: unknown) => e);
-    expect((error as Error).message).toMatch(/: \/organizationId is required$/);
-    expect(urls).toEqual([]);
+    await expectOrganizationMissing();
   });
 
   it("where the runtime has no `process` (a browser), a missing option says to pass it or set its variable", () => {
@@ -82,6 +87,25 @@ describe("the environment", () => {
     );
     expect((error as Error).cause).toBe(refusal);
   });
+
+  it("where reading the environment is refused, an optional option read from it is unset: a call naming no organization is refused as missing one", async () => {
+    const env = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('Requires env access to "INGESTION_ORGANIZATION_ID"');
+        },
+      },
+    );
+    vi.stubGlobal("process", { env });
+    await expectOrganizationMissing();
+  });
+
+  it("an empty option counts as missing, as an empty variable does", () => {
+    expect(() => createAlertsClient({ baseUrl, token: "" })).toThrow(
+      new IngestionError("createAlertsClient: missing token; pass { token } or set the environment variable INGESTION_ALERTS_TOKEN"),
+    );
+  });
 });
 
 describe("baseUrl", () => {
@@ -114,6 +138,16 @@ describe("baseUrl", () => {
 
   it("refuses plain http to a host that only starts like a loopback address", () => {
     expect(refusalOf({ baseUrl: "http://127.0.0.1.example.test" })).toBeInstanceOf(IngestionError);
+  });
+
+  it("takes plain http to any address of 127.0.0.0/8, whose parts have up to three digits", () => {
+    expect(refusalOf({ baseUrl: "http://127.0.0.10:8080" })).toBeUndefined();
+    expect(refusalOf({ baseUrl: "http://127.100.200.254" })).toBeUndefined();
+  });
+
+  it("takes a base URL whose path only begins like the version prefix: a gateway's path of its own", () => {
+    expect(refusalOf({ baseUrl: `${baseUrl}/v1-gateway` })).toBeUndefined();
+    expect(() => createAlertsClient({ baseUrl: `${baseUrl}/api-gateway`, token: "t" })).not.toThrow();
   });
 
   it("sends to the base URL without its trailing slashes, however many", async () => {

@@ -110,6 +110,9 @@ describe("a script", () => {
       const error = (await runScript(client, script, [], []).catch((failure: unknown) => failure)) as RedisTooOldError;
       expect(error).toBeInstanceOf(RedisTooOldError);
       expect(error.message).toBe(`this Redis cannot run the store's scripts (Redis ${minimumRedisVersion} or later is needed): ${tooOld.message}`);
+      // Named by its class in logs and by code that reads `name`, and the version written out, not only the constant.
+      expect(error.name).toBe("RedisTooOldError");
+      expect(error.message).toContain("(Redis 5.0 or later is needed)");
     }
     // A Redis without scripting at all (before 2.6).
     const ancient = await runScript(

@@ -591,6 +591,22 @@ describe("what the hooks are told of the waits", () => {
     expect(sent).toHaveLength(2);
   });
 
+  it("a 429's pause is spread by up to a tenth of its wait, within what the call's bound leaves, so that processes sharing the credential do not all come back at once", async () => {
+    const random = vi.spyOn(Math, "random").mockReturnValue(0.5);
+    try {
+      const seen: Seen[] = [];
+      const reset = () => answer(429, { "x-ratelimit-reset": "0.4" });
+      const { send } = scripted([reset(), ok()], { onResponse: seenBy(seen) });
+      const { send: sendBounded } = scripted([reset(), ok()], { onResponse: seenBy(seen), maxRateLimitWaitMs: 410 });
+      await send(getPipe({}, 1));
+      await sendBounded(getPipe({}, 1));
+      // Half of the most: of a tenth of 400 ms (20 ms); with 410 ms of bound, of the 10 ms left after the wait (5 ms).
+      expect(seen.filter(({ status }) => status === 429).map(({ retryInMs }) => retryInMs)).toEqual([420, 405]);
+    } finally {
+      random.mockRestore();
+    }
+  });
+
   it("onQueued is not told of a call that never joins the queue: one aborted before its turn", async () => {
     const queued: unknown[] = [];
     const { send } = scripted(() => ok(), { rateLimit: { requests: 1, intervalMs: 100 }, onQueued: (context) => queued.push(context) });
