@@ -397,8 +397,10 @@ describe("aborts", () => {
 
     const caller = new AbortController();
     const sent = vi.fn(() => answer(503, { "retry-after": "30" }));
-    const call = scripted([sent]).send(getPipe({ signal: caller.signal }, 1));
-    await vi.waitFor(() => expect(sent).toHaveBeenCalled());
+    // Told once the answer is read: the one timer after that is the wait's (before it, the attempt's own).
+    const answered = vi.fn();
+    const call = scripted([sent], { onResponse: answered }).send(getPipe({ signal: caller.signal }, 1));
+    await vi.waitFor(() => expect(answered).toHaveBeenCalled());
     await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
     caller.abort(new Error("the user left"));
     await expect(call).rejects.toThrow("the user left");
