@@ -26,16 +26,21 @@ const running = new Set();
  * @property {import("node:http").Server} [guard] the Host and Origin guard that takes Prism's public port
  */
 
-/** A port the OS just handed out on 127.0.0.1; the caller binds it a moment later. */
+// A free port is chosen here and bound a moment later by another program (Prism, redis-server, and redis-server
+// again on the same port after an outage). Chosen from what the OS hands to listen(0) (Linux 32768-60999, macOS and
+// Windows 49152-65535), it could meanwhile go to another process's listen(0): a test's own server would then get
+// requests meant for Prism or Redis (readiness probes, reconnects), and the program would fail to bind. So it is
+// chosen below those ranges, where no listen(0) lands.
+export const freePortRange = { from: 20_000, to: 32_000 };
+
+/** A port nothing listens on at 127.0.0.1, below the OS's listen(0) range; the caller binds it a moment later. */
 export async function freePort() {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (address === null || typeof address === "string") throw new Error("listen(0) gave no TCP port");
-  return address.port;
+  const { from, to } = freePortRange;
+  for (let tries = 0; tries < 100; tries++) {
+    const port = from + Math.floor(Math.random() * (to - from));
+    if (!(await portInUse(port))) return port;
+  }
+  throw new Error(`no free port on 127.0.0.1 among 100 tried between ${from} and ${to}`);
 }
 
 /** Whether something already listens on 127.0.0.1:port. */
