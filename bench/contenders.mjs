@@ -27,6 +27,12 @@ export const sdkName = "SDK, validation on";
 // so that no peer is ahead for doing less; ky and openai bound each call by default, @octokit/request has no option.
 export const peerNames = ["openapi-fetch + AbortSignal.timeout", "ofetch + timeout", "ky", "@octokit/request", "openai (generic get/put)"];
 
+/**
+ * The baseline's calls measured as a contender beside the baseline: the same code, so its ratio would be 1 if the
+ * method were exact. How far it is from 1 in a run is the error of that run's ratios.
+ */
+export const selfCheckName = "the baseline again (A/A)";
+
 /** The baseline's calls: raw fetch with what a hand-written client pays for an abortable timeout on each call, as the SDK has on each attempt. */
 export function baselineCalls(baseUrl) {
   const url = baseUrl + settingsPath;
@@ -110,5 +116,6 @@ export async function createContenders(baseUrl) {
     { name: peerNames[4], calls: openaiCalls },
     { name: sdkName, calls: sdk(true) },
     { name: "SDK, validation off", calls: sdk(false) },
+    { name: selfCheckName, calls: baselineCalls(baseUrl) },
   ];
 }

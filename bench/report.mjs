@@ -2,7 +2,7 @@
 // The targets judge wall-clock ratios, as issue 21 states them; the CPU time per call stands beside each figure.
 import { cpus, loadavg, release, totalmem } from "node:os";
 import { besideKey, blockRatios, median, medianRatio, quantile } from "./blocks.mjs";
-import { baseline, peerNames, sdkName } from "./contenders.mjs";
+import { baseline, peerNames, sdkName, selfCheckName } from "./contenders.mjs";
 
 const ops = ["GET", "PUT"];
 /** How far a peer may be ahead of the SDK, in ratio to the baseline, before the SDK counts as behind it. */
@@ -105,6 +105,13 @@ export function judgeRuntime({ names, samples, heap, judged }) {
       return `${op} ${share} (SDK ${wall(sdkName, op, kind, "raw fetch").toFixed(2)}×, signal alone ${wall(baseline, op, kind, "raw fetch").toFixed(2)}× raw fetch)`;
     });
     notes.push(`Share of the SDK's gap to raw fetch that the per-attempt signal and timer alone cost, ${kinds[kind].label}: ${shares.join("; ")}.`);
+  }
+  if (names.includes(selfCheckName)) {
+    const figures = Object.keys(kinds).flatMap((kind) => ops.map((op) => `${op} ${kinds[kind].label} ${wall(selfCheckName, op, kind).toFixed(2)}×`));
+    notes.push(
+      `The method's own error in this run: the baseline measured against itself, as a contender (A/A), reads ${figures.join("; ")} ` +
+        "where an exact method would read 1.00×; a ratio that close to its limit is within the error.",
+    );
   }
   const spreads = ratioSpreads(samples);
   const wallOverCpu = median(spreads.map(({ wall, cpu }) => wall / cpu));
