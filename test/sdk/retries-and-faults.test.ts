@@ -1,6 +1,6 @@
 // Retry, timeout and fault rules, against real loopback servers; every test counts the attempts the server saw.
-import { createServer } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import {
   ApiError,
   AuthenticationError,
@@ -116,7 +116,8 @@ describe("POST (a create) retries only when the request surely was not processed
   });
 
   it("a POST whose connection was refused is retried, since nothing was sent", async () => {
-    const port = await closedPort();
+    // Nothing listens there, and no other test's listen(0) is handed it during the retries (mock-servers.mjs).
+    const port = await freePort();
     let calls = 0;
     const counting: typeof fetch = (input, init) => {
       calls += 1;
@@ -267,12 +268,3 @@ describe("connection faults and bodies that are not the contract", () => {
     await expect(client.pipes.getSettings(pipe)).resolves.toEqual(settingsEnvelope.result);
   });
 });
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
