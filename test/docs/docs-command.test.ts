@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import { root } from "../../scripts/lib/toolchain.mjs";
 import { type ConsumerProject, createConsumerProject } from "../support/consumer-project.js";
 
@@ -211,11 +212,9 @@ describe("npx ingestion-api docs, from the installed package", () => {
   });
 
   it("says in one line that the registry cannot be reached (offline) and what to do, and exits 1", async () => {
-    // A port nothing listens on: npm's connection is refused, as offline; no retries, so the test does not wait a minute.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const closedUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
-    await new Promise((resolve) => closed.close(resolve));
+    // A port nothing listens on, which no other test's listen(0) is handed meanwhile (mock-servers.mjs): npm's
+    // connection is refused, as offline; no retries, so the test does not wait a minute.
+    const closedUrl = `http://127.0.0.1:${await freePort()}`;
     const failed = await failure("home-offline", closedUrl, { npm_config_fetch_retries: "0" });
     expect(failed.code).toBe(1);
     const lines = failed.printed.trim().split("\n");

@@ -1,7 +1,7 @@
 // Every error of a call says which operation it was, as the contract's id, beside the label people read: code can
 // branch on `error.operationId` instead of parsing a message. Real loopback servers answer each case.
-import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { freePort } from "../../scripts/lib/mock-servers.mjs";
 import {
   ApiError,
   AuthenticationError,
@@ -119,10 +119,8 @@ describe("a call without a usable answer", () => {
   });
 
   it("whose connection was refused has the operation's id", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const { port } = closed.address() as { port: number };
-    await new Promise((resolve) => closed.close(resolve));
+    // Nothing listens there, and no other test's listen(0) is handed it meanwhile (mock-servers.mjs).
+    const port = await freePort();
     const client = createManagementClient({ baseUrl: `http://127.0.0.1:${port}`, keyId, keySecret, maxRetries: 0, rateLimit: false });
     const error = await failureOf(client.pipes.getSettings(pipe));
     expect(error).toBeInstanceOf(ConnectionError);
