@@ -21,16 +21,14 @@ it("hands out ports nothing listens on, below the range this OS gives listen(0)"
 
 it("passes over a port something already listens on", async () => {
   const busy = createServer();
-  const taken = await new Promise<number>((resolve, reject) => {
-    busy.once("error", reject).listen(freePortRange.from + 123, "127.0.0.1", () => resolve(freePortRange.from + 123));
-  });
+  const taken = await freePort();
+  await new Promise<void>((resolve, reject) => busy.once("error", reject).listen(taken, "127.0.0.1", resolve));
   try {
-    const span = freePortRange.to - freePortRange.from;
-    // The first pick is the busy port, the second the one after it.
-    vi.spyOn(Math, "random")
-      .mockReturnValueOnce((taken - freePortRange.from + 0.5) / span)
-      .mockReturnValueOnce((taken + 1 - freePortRange.from + 0.5) / span);
-    expect(await freePort()).toBe(taken + 1);
+    // Free, since the busy one is taken now: what freePort should hand out after passing over the busy one.
+    const other = await freePort();
+    const pick = (port: number) => (port - freePortRange.from + 0.5) / (freePortRange.to - freePortRange.from);
+    vi.spyOn(Math, "random").mockReturnValueOnce(pick(taken)).mockReturnValueOnce(pick(other));
+    expect(await freePort()).toBe(other);
   } finally {
     await new Promise((resolve) => busy.close(resolve));
   }
