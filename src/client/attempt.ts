@@ -1,7 +1,9 @@
-// One attempt of a call: the request sent and its whole answer read within the attempt's time, a redirect refused.
+// What one attempt of a call is sent with: its own signal, fed by its timer and the caller's; a redirect refused;
+// the name of its failure. sendCall (send-call.ts) sends the attempt itself, in its own frame: an async function
+// per attempt would cost every call one more suspended frame and one more turn of the microtask queue.
 import type { CallPolicy } from "./call-policy.js";
 import { ConnectionError, IngestionError, RedirectError, TimeoutError } from "./errors.js";
-import { noBody, parsedBody, type ReadBody, readText, requestIdOf } from "./read-body.js";
+import { noBody, type ReadBody, requestIdOf } from "./read-body.js";
 
 /** An attempt the server answered: its response, and the body read within the attempt's time. */
 export interface Answered {
@@ -10,53 +12,60 @@ export interface Answered {
 }
 
 /**
- * Sends one attempt: the response and its whole body within the policy's `timeoutMs`, from one controller fed by
- * the timer and the caller's signal. Resolves to the answer, or to the IngestionError the attempt failed with (a
- * timeout, no complete answer, a redirect, a body over `maxResponseBytes`) for the caller to retry or not; rejects
- * only with the caller's reason when the caller aborts.
+ * An attempt's signal, from one controller fed by its timer (the policy's `timeoutMs`, for the response and its
+ * whole body) and by the caller's signal. `end()` stops both once the attempt is over.
  */
-export async function sendAttempt(
-  send: typeof fetch,
-  url: string,
-  init: RequestInit,
-  caller: AbortSignal | undefined,
-  policy: CallPolicy,
-  maxResponseBytes: number,
-): Promise<Answered | IngestionError> {
-  const controller = new AbortController();
-  const timer = setTimeout(abortAttempt, policy.timeoutMs, controller);
-  // The caller's listener is removed after the attempt, so a long-lived signal does not collect one per call; no
-  // closure is made unless the caller gave a signal.
-  let onCallerAbort: (() => void) | undefined;
-  if (caller) {
-    onCallerAbort = () => controller.abort(caller.reason);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed after the attempt, so `once` changes nothing.
-    caller.addEventListener("abort", onCallerAbort, { once: true });
-  }
-  init.signal = controller.signal;
-  try {
-    const response = await send(url, init);
-    // The contract declares no redirect: following one would resend the request, credentials and body,
-    // elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with status 0.
-    // (An opaque redirect's status is 0: its type is read only then.)
-    const { status } = response;
-    if ((status >= 300 && status < 400) || (status === 0 && response.type === "opaqueredirect")) {
-      await response.body?.cancel();
-      throw new RedirectError(status, response.headers, requestIdOf(response.headers, noBody, undefined), policy);
+export class AttemptSignal {
+  readonly #controller = new AbortController();
+  readonly #timer: ReturnType<typeof setTimeout>;
+  readonly #caller: AbortSignal | undefined;
+  // No closure is made unless the caller gave a signal.
+  readonly #onCallerAbort: (() => void) | undefined;
+
+  constructor(timeoutMs: number, caller: AbortSignal | undefined) {
+    this.#timer = setTimeout(abortAttempt, timeoutMs, this.#controller);
+    this.#caller = caller;
+    if (caller) {
+      const controller = this.#controller;
+      this.#onCallerAbort = () => controller.abort(caller.reason);
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed by end(), so `once` changes nothing.
+      caller.addEventListener("abort", this.#onCallerAbort, { once: true });
     }
-    return { response, body: parsedBody(await readText(response, maxResponseBytes, policy)) };
-  } catch (error) {
-    if (caller?.aborted) throw caller.reason;
-    return attemptFailure(error, controller.signal, policy);
-  } finally {
-    clearTimeout(timer);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** The attempt is over: its timer goes, and its listener leaves the caller's signal, so a long-lived signal does not collect one per call. */
+  end(): void {
+    clearTimeout(this.#timer);
     // Stryker disable next-line OptionalChaining: the listener exists only when there is a signal.
-    if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
+    if (this.#onCallerAbort) this.#caller?.removeEventListener("abort", this.#onCallerAbort);
   }
 }
 
-/** Why an attempt failed, as the error the caller gets: a policy error as it is, else a timeout or a connection failure. */
-function attemptFailure(error: unknown, signal: AbortSignal, { label, operationId, timeoutMs }: CallPolicy): IngestionError {
+/**
+ * Whether an answer is a redirect. The contract declares none: following one would resend the request,
+ * credentials and body, elsewhere or again (a create twice). In a browser, "manual" gives an opaque answer with
+ * status 0 (its type is read only then).
+ */
+export function isRedirect(response: Response): boolean {
+  const { status } = response;
+  return (status >= 300 && status < 400) || (status === 0 && response.type === "opaqueredirect");
+}
+
+/** A redirect's error, once its body is let go. */
+export async function refusedRedirect(response: Response, policy: CallPolicy): Promise<RedirectError> {
+  await response.body?.cancel();
+  return new RedirectError(response.status, response.headers, requestIdOf(response.headers, noBody, undefined), policy);
+}
+
+/**
+ * Why an attempt that the caller did not abort failed, as the error the caller gets: a policy error as it is (a
+ * redirect, a body over `maxResponseBytes`), else a timeout or a connection failure.
+ */
+export function attemptFailure(error: unknown, signal: AbortSignal, { label, operationId, timeoutMs }: CallPolicy): IngestionError {
   if (error instanceof IngestionError) return error;
   // The controller aborts for the caller (handled before this) or for the timer.
   if (signal.aborted) return new TimeoutError(`${label} timed out after ${timeoutMs} ms`, { operationId });

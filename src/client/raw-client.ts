@@ -6,7 +6,7 @@ import { callPolicy, type PolicyDefaults } from "./call-policy.js";
 import { IngestionError, RequestValidationError } from "./errors.js";
 import { rereadable } from "./read-body.js";
 import { fillPath, pathOf, type Routes, routeOfPath } from "./routes.js";
-import { type Sender, sendCall } from "./send-call.js";
+import { asAnswer, type Sender, sendCall } from "./send-call.js";
 
 const createClient = openapiFetch.default;
 
@@ -57,14 +57,18 @@ async function rawFetch({ sender, defaults, basePath, routes }: RawClientConfig,
   if (route && decodeURIComponent(path) === basePath + route.template) {
     throw new RequestValidationError(route.policy, [{ path: route.template, message: "has a path parameter without a value" }]);
   }
-  const { response, body } = await sendCall(sender, {
-    method: request.method,
-    url: request.url,
-    body: request.body === null ? undefined : await request.text(),
-    headers: Object.fromEntries(request.headers),
-    signal: request.signal,
-    policy: route?.policy ?? callPolicy({ label: `${request.method} ${path}`, operationId: undefined }, defaults),
-  });
+  const { response, body } = await sendCall(
+    sender,
+    {
+      method: request.method,
+      url: request.url,
+      body: request.body === null ? undefined : await request.text(),
+      headers: Object.fromEntries(request.headers),
+      signal: request.signal,
+      policy: route?.policy ?? callPolicy({ label: `${request.method} ${path}`, operationId: undefined }, defaults),
+    },
+    asAnswer,
+  );
   // openapi-fetch reads the body again, which the client has read already.
   return rereadable(response, body);
 }

@@ -1,10 +1,10 @@
 // Every request of both clients, typed methods and `raw` alike, is sent from here: its turn in the credential's
-// rate-limit queue, the client's and the caller's headers, the hooks, retries, per-attempt timeouts (attempt.ts),
-// and the log lines. What happened comes back as a value, the answer and its body read, for the transport to make
-// the call's result of. Nothing else in the SDK sends.
+// rate-limit queue, the client's and the caller's headers, the hooks, retries, each attempt within its time
+// (attempt.ts), and the log lines. What happened comes back as a value, the answer and its body read, which the
+// caller's Ending makes the call's result of. Nothing else in the SDK sends.
 
 import { sleep, untilAborted } from "./abortable.js";
-import { type Answered, sendAttempt } from "./attempt.js";
+import { type Answered, AttemptSignal, attemptFailure, isRedirect, refusedRedirect } from "./attempt.js";
 import { answeredLine, attemptLabel, elapsedMs, queuedLine } from "./attempt-log.js";
 import type { CallPolicy } from "./call-policy.js";
 import type { CredentialQueue, Granted } from "./credential-queue.js";
@@ -13,7 +13,7 @@ import type { OwnHeaders } from "./headers.js";
 import { type AttemptContext, type Hooks, hookedHeaders, runQueuedHook, runResponseHook } from "./hooks.js";
 import type { Log } from "./logging.js";
 import { paceWaitMs, type RateLimit, type Ticket } from "./rate-limit.js";
-import { errorBodyOf, type ReadBody, requestIdOf, rereadable } from "./read-body.js";
+import { errorBodyOf, parsedBody, type ReadBody, readText, requestIdOf, rereadable } from "./read-body.js";
 import { backoffMs, isIdempotent, isRetryableFailure, isRetryableStatus, requestedWaitMs } from "./retry-policy.js";
 import { pathOf } from "./routes.js";
 
@@ -61,108 +61,141 @@ export interface Answer extends Answered {
   notRetried: string | undefined;
 }
 
-/** Sends a call under the client's policy and resolves to its last answer; rejects with what ended it otherwise. */
-export async function sendCall(sender: Sender, call: OutgoingCall): Promise<Answer> {
+/**
+ * What the caller makes of a call's end: its last answer, or what ended it. Made in sendCall's frame, so that a
+ * call costs one suspended frame and one turn of the microtask queue, not one per layer. What `answered` throws is
+ * given to `failed`.
+ */
+export interface Ending<T> {
+  answered(answer: Answer): T | Promise<T>;
+  failed(error: unknown): T;
+}
+
+/** The last answer as it is, and what ended the call thrown: for those who read the answer themselves (`raw`, `verify`). */
+export const asAnswer: Ending<Answer> = {
+  answered: (answer) => answer,
+  failed: (error) => {
+    throw error;
+  },
+};
+
+/** Sends a call under the client's policy and resolves to what `ending` makes of its last answer, or of what ended it. */
+export async function sendCall<T>(sender: Sender, call: OutgoingCall, ending: Ending<T>): Promise<T> {
   const { log, queue, rateLimit, maxRateLimitWaitMs, onRequest, onResponse } = sender;
   const { signal: caller, policy } = call;
-  const { maxRetries } = policy;
-  const headers = headersOf(sender.ownHeaders, call);
-  // The signal is each attempt's own (attempt.ts); declared here so that setting it does not reshape the object.
-  const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual", signal: null };
-  const idempotent = isIdempotent(call.method);
+  try {
+    const { maxRetries } = policy;
+    const headers = headersOf(sender.ownHeaders, call);
+    // The signal is each attempt's own (attempt.ts); declared here so that setting it does not reshape the object.
+    const init: RequestInit = { method: call.method, headers, body: call.body ?? null, redirect: "manual", signal: null };
+    const idempotent = isIdempotent(call.method);
 
-  // A call the server answered 429 goes back to the head of the queue, to leave first once the pause is over.
-  let requeued: Answered | undefined;
-  // How long the call has waited because of 429s, over its attempts: maxRateLimitWaitMs bounds it.
-  let waitedMs = 0;
-  for (let retry = 0; ; retry++) {
-    // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing.
-    const turn = takeTurn(sender, call, retry, requeued !== undefined, waitedMs);
-    let ticket: Ticket;
-    if (typeof turn === "string") ticket = turn;
-    else {
-      try {
-        ({ ticket, waitedMs } = await turn);
-      } catch (error) {
-        // A call answered 429 whose next wait would pass the bound ends with that answer, not as unsent.
-        if (!requeued || !(error instanceof RateLimitError)) throw error;
-        return { ...requeued, notRetried: `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)` };
+    // A call the server answered 429 goes back to the head of the queue, to leave first once the pause is over.
+    let requeued: Answered | undefined;
+    // How long the call has waited because of 429s, over its attempts: maxRateLimitWaitMs bounds it.
+    let waitedMs = 0;
+    for (let retry = 0; ; retry++) {
+      // Every attempt waits for its turn; an abort before or while waiting leaves the queue and sends nothing.
+      const turn = takeTurn(sender, call, retry, requeued !== undefined, waitedMs);
+      let ticket: Ticket;
+      if (typeof turn === "string") ticket = turn;
+      else {
+        try {
+          ({ ticket, waitedMs } = await turn);
+        } catch (error) {
+          // A call answered 429 whose next wait would pass the bound ends with that answer, not as unsent.
+          if (!requeued || !(error instanceof RateLimitError)) throw error;
+          return ending.answered({ ...requeued, notRetried: `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)` });
+        }
       }
-    }
-    requeued = undefined;
-    // Until fetch has the request, an abort or a failing hook sends nothing, and the turn goes back to the store.
-    try {
-      caller?.throwIfAborted();
-      // The hook sees each attempt before its time starts; what it returns is not kept for the next one. An abort
-      // while it runs ends the call at once: the hook may finish, and nothing is sent after it.
-      if (onRequest) init.headers = await untilAborted(hookedHeaders(onRequest, policy, { ...call, headers }, attemptContext(policy, retry)), caller);
-      caller?.throwIfAborted();
-    } catch (error) {
-      queue.release(ticket);
-      throw error;
-    }
-    log?.("debug", `${attemptLabel(policy, retry)}: ${call.method} ${pathOf(call.url)}`);
-    // Only the log lines read it.
-    const started = log ? performance.now() : 0;
-    let attempted: Answered | IngestionError;
-    try {
-      attempted = await sendAttempt(sender.fetch, call.url, init, caller, policy, sender.maxResponseBytes);
-    } finally {
-      // The server counted this request when it arrived, at the latest now: the store counts it from now.
-      queue.answered(rateLimit, ticket);
-    }
+      requeued = undefined;
+      // Until fetch has the request, an abort or a failing hook sends nothing, and the turn goes back to the store.
+      try {
+        caller?.throwIfAborted();
+        // The hook sees each attempt before its time starts; what it returns is not kept for the next one. An abort
+        // while it runs ends the call at once: the hook may finish, and nothing is sent after it.
+        if (onRequest) init.headers = await untilAborted(hookedHeaders(onRequest, policy, { ...call, headers }, attemptContext(policy, retry)), caller);
+        caller?.throwIfAborted();
+      } catch (error) {
+        queue.release(ticket);
+        throw error;
+      }
+      log?.("debug", `${attemptLabel(policy, retry)}: ${call.method} ${pathOf(call.url)}`);
+      // Only the log lines read it.
+      const started = log ? performance.now() : 0;
+      // The attempt: the response and its whole body within the policy's timeoutMs.
+      const attempt = new AttemptSignal(policy.timeoutMs, caller);
+      init.signal = attempt.signal;
+      let attempted: Answered | IngestionError;
+      try {
+        const response = await sender.fetch(call.url, init);
+        if (isRedirect(response)) throw await refusedRedirect(response, policy);
+        attempted = { response, body: parsedBody(await readText(response, sender.maxResponseBytes, policy)) };
+      } catch (error) {
+        // The caller's abort ends the call with the caller's own reason, as fetch does; any other failure is the
+        // attempt's, to try again or not.
+        if (caller?.aborted) throw caller.reason;
+        attempted = attemptFailure(error, attempt.signal, policy);
+      } finally {
+        attempt.end();
+        // The server counted this request when it arrived, at the latest now: the store counts it from now.
+        queue.answered(rateLimit, ticket);
+      }
 
-    if (attempted instanceof IngestionError) {
-      const again = retry < maxRetries && isRetryableFailure(attempted, idempotent);
-      log?.(again ? "warn" : "error", `${attemptLabel(policy, retry)}: ${attempted.message} after ${elapsedMs(started)} ms${again ? ", retrying" : ""}`);
-      if (!again) throw attempted;
-      await sleep(backoffMs(retry), caller);
-      continue;
+      if (attempted instanceof IngestionError) {
+        const again = retry < maxRetries && isRetryableFailure(attempted, idempotent);
+        log?.(again ? "warn" : "error", `${attemptLabel(policy, retry)}: ${attempted.message} after ${elapsedMs(started)} ms${again ? ", retrying" : ""}`);
+        if (!again) throw attempted;
+        await sleep(backoffMs(retry), caller);
+        continue;
+      }
+      const { response, body } = attempted;
+      if (response.ok) {
+        log?.("info", answeredLine(policy, retry, response, body, started, sender.requestIdField));
+        if (onResponse)
+          await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: false, retryInMs: undefined });
+        // A successful body that is not JSON is not the contract's, whoever reads it (openapi-fetch would throw a bare SyntaxError).
+        if (body.text !== "" && !body.isJson) throw notJson(policy, response, body, sender.requestIdField);
+        return ending.answered({ response, body, notRetried: undefined });
+      }
+      const limited = response.status === 429;
+      const retryAfterMs = requestedWaitMs(response.headers);
+      // A 429 without a readable wait still pauses the credential, for the backoff.
+      const waitMs = retryAfterMs ?? (limited ? backoffMs(retry) : undefined);
+      // What is left of the call's bound: a 429's wait counts against it with the waits it already had.
+      const leftMs = maxRateLimitWaitMs - (limited ? waitedMs : 0);
+      const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= leftMs);
+      // A 429's retry waits in the queue for the pause the queue sets (the wait and its spread); any other, here, for
+      // what its answer asked or the backoff.
+      let pauseMs: number | undefined;
+      if (limited) {
+        // Every call of the credential stops for the wait, this one included, even when it will not retry.
+        const answer: RateLimitAnswer = {
+          body: errorBodyOf(body),
+          headers: response.headers,
+          requestId: requestIdOf(response.headers, body, sender.requestIdField),
+          errorKey: sender.errorKey,
+          retryAfterMs,
+        };
+        // Recorded before this call asks again: a shared store then sees the pause before its next take. An abort
+        // meanwhile rejects the call at once; the pause is still recorded, for the credential's other calls.
+        pauseMs = await untilAborted(queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number))), caller);
+      }
+      const retryInMs = again ? (pauseMs ?? waitMs ?? backoffMs(retry)) : undefined;
+      log?.(again ? "warn" : "error", `${answeredLine(policy, retry, response, body, started, sender.requestIdField)}${again ? ", retrying" : ""}`);
+      if (onResponse) await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: again, retryInMs });
+      if (again && limited) requeued = attempted;
+      else if (again) await sleep(retryInMs as number, caller);
+      else if (limited)
+        return ending.answered({
+          response,
+          body,
+          notRetried: retry === maxRetries ? `maxRetries (${maxRetries}) reached` : waitTooLong(waitMs as number, leftMs, maxRateLimitWaitMs),
+        });
+      else return ending.answered({ response, body, notRetried: undefined });
     }
-    const { response, body } = attempted;
-    if (response.ok) {
-      log?.("info", answeredLine(policy, retry, response, body, started, sender.requestIdField));
-      if (onResponse)
-        await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: false, retryInMs: undefined });
-      // A successful body that is not JSON is not the contract's, whoever reads it (openapi-fetch would throw a bare SyntaxError).
-      if (body.text !== "" && !body.isJson) throw notJson(policy, response, body, sender.requestIdField);
-      return { response, body, notRetried: undefined };
-    }
-    const limited = response.status === 429;
-    const retryAfterMs = requestedWaitMs(response.headers);
-    // A 429 without a readable wait still pauses the credential, for the backoff.
-    const waitMs = retryAfterMs ?? (limited ? backoffMs(retry) : undefined);
-    // What is left of the call's bound: a 429's wait counts against it with the waits it already had.
-    const leftMs = maxRateLimitWaitMs - (limited ? waitedMs : 0);
-    const again = retry < maxRetries && isRetryableStatus(response.status, idempotent) && (waitMs === undefined || waitMs <= leftMs);
-    // A 429's retry waits in the queue for the pause the queue sets (the wait and its spread); any other, here, for
-    // what its answer asked or the backoff.
-    let pauseMs: number | undefined;
-    if (limited) {
-      // Every call of the credential stops for the wait, this one included, even when it will not retry.
-      const answer: RateLimitAnswer = {
-        body: errorBodyOf(body),
-        headers: response.headers,
-        requestId: requestIdOf(response.headers, body, sender.requestIdField),
-        errorKey: sender.errorKey,
-        retryAfterMs,
-      };
-      // Recorded before this call asks again: a shared store then sees the pause before its next take. An abort
-      // meanwhile rejects the call at once; the pause is still recorded, for the credential's other calls.
-      pauseMs = await untilAborted(queue.limited(answer, waitMs as number, rateLimit, ticket, Math.max(0, leftMs - (waitMs as number))), caller);
-    }
-    const retryInMs = again ? (pauseMs ?? waitMs ?? backoffMs(retry)) : undefined;
-    log?.(again ? "warn" : "error", `${answeredLine(policy, retry, response, body, started, sender.requestIdField)}${again ? ", retrying" : ""}`);
-    if (onResponse) await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: again, retryInMs });
-    if (again && limited) requeued = attempted;
-    else if (again) await sleep(retryInMs as number, caller);
-    else if (limited)
-      return {
-        response,
-        body,
-        notRetried: retry === maxRetries ? `maxRetries (${maxRetries}) reached` : waitTooLong(waitMs as number, leftMs, maxRateLimitWaitMs),
-      };
-    else return { response, body, notRetried: undefined };
+  } catch (error) {
+    return ending.failed(error);
   }
 }
 

@@ -1,6 +1,6 @@
 // One request path for both clients. A typed call is validated, its URL built from its route (routes.ts) with
 // openapi-fetch's query serializer, sent by sendCall (send-call.ts), and its answer made the resource or an error
-// here, once. `raw` is openapi-fetch's client over the same sending (raw-client.ts).
+// here, once (TypedEnding). `raw` is openapi-fetch's client over the same sending (raw-client.ts).
 
 import * as openapiFetch from "openapi-fetch";
 import type { HttpMethod, PathsWithMethod, RequestBodyJSON, SuccessResponseJSON } from "openapi-typescript-helpers";
@@ -14,7 +14,7 @@ import { createRawClient, type RawClient } from "./raw-client.js";
 import { errorBodyOf, requestIdOf } from "./read-body.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { basePathOf, fillSegments, type Route, type Routes, routesOf } from "./routes.js";
-import { type Answer, type Sender, sendCall } from "./send-call.js";
+import { type Answer, type Ending, type Sender, sendCall } from "./send-call.js";
 import { issuesOf, type OperationValidators, type Validator } from "./validation.js";
 
 export type { RawClient } from "./raw-client.js";
@@ -132,13 +132,23 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
   return { GET: typed("GET"), PUT: typed("PUT"), POST: typed("POST"), raw } as unknown as Transport<Paths>;
 }
 
-/** One typed call, to its outcome: it never rejects (see ApiPromise). */
-async function runCall(calls: TypedCalls, method: string, template: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
+/**
+ * One typed call, to its outcome: it never rejects (see ApiPromise). Not an async function: what it does before
+ * sending is done at once, and the call's one suspended frame is sendCall's, which makes the outcome (TypedEnding).
+ */
+function runCall(calls: TypedCalls, method: string, template: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
+  const { routes } = calls;
+  // A client's first calls wait for its routes to load.
+  if (!routes)
+    return calls.routesLoading.then(
+      () => runCall(calls, method, template, init, options),
+      (error: unknown) => failureOf(error, options.signal),
+    );
   try {
-    const route = (calls.routes ?? (await calls.routesLoading))[method]?.get(template);
+    const route = routes[method]?.get(template);
     if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
     if (calls.validateRequests) validate(route, init);
-    const answer = await sendCall(calls.sender, {
+    const call = {
       method,
       url: urlOf(route, init, calls.querySerializer),
       // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined too; the check only says so.
@@ -146,13 +156,42 @@ async function runCall(calls: TypedCalls, method: string, template: string, init
       headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy, options.headers),
       signal: options.signal,
       policy: policyForCall(route.policy, options),
-    });
-    const validateResponse = calls.responsesLoading && (calls.responseValidators ?? (await calls.responsesLoading))[route.key]?.["200"];
-    return resultOf(calls.api, route.policy, answer, validateResponse);
+    };
+    return sendCall(calls.sender, call, new TypedEnding(calls, route, options.signal));
   } catch (error) {
-    // A caller's abort rejects with the caller's own reason, as fetch does.
-    return { failure: options.signal?.aborted && error === options.signal.reason ? error : asIngestionError(error) };
+    return Promise.resolve(failureOf(error, options.signal));
   }
+}
+
+/** How a typed call ends: its last answer made its result or its error, as an outcome. */
+class TypedEnding implements Ending<Outcome<unknown>> {
+  readonly #calls: TypedCalls;
+  readonly #route: Route;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(calls: TypedCalls, route: Route, signal: AbortSignal | undefined) {
+    this.#calls = calls;
+    this.#route = route;
+    this.#signal = signal;
+  }
+
+  answered(answer: Answer): Outcome<unknown> | Promise<Outcome<unknown>> {
+    const { api, responsesLoading, responseValidators } = this.#calls;
+    const { policy, key } = this.#route;
+    if (!responsesLoading) return resultOf(api, policy, answer, undefined);
+    // Until the response validators have loaded, the answer waits for them; what fails then is the outcome too.
+    if (!responseValidators) return responsesLoading.then(() => this.answered(answer)).catch((error: unknown) => this.failed(error));
+    return resultOf(api, policy, answer, responseValidators[key]?.["200"]);
+  }
+
+  failed(error: unknown): Outcome<unknown> {
+    return failureOf(error, this.#signal);
+  }
+}
+
+/** A call's failure as its outcome: a caller's abort with the caller's own reason, as fetch does; anything else as an IngestionError. */
+function failureOf(error: unknown, signal: AbortSignal | undefined): { failure: unknown } {
+  return { failure: signal?.aborted && error === signal.reason ? error : asIngestionError(error) };
 }
 
 function validate({ policy, validators }: Route, init: Init): void {

@@ -8,7 +8,7 @@ import type { OwnHeaders } from "../client/headers.js";
 import { ownHeaders } from "../client/headers.js";
 import { processRateLimitStore } from "../client/memory-store.js";
 import { credentialKey, type RateLimit } from "../client/rate-limit.js";
-import { type Answer, type Sender, sendCall } from "../client/send-call.js";
+import { type Answer, asAnswer, type Sender, sendCall } from "../client/send-call.js";
 import type { Api } from "./contract.js";
 
 /** Which `Authorization` a request carries: the given credentials, none, made-up ones, or the other interface's scheme. */
@@ -118,7 +118,7 @@ export function createSender(options: SenderOptions): (request: Outgoing) => Pro
       onSent?.();
       let answer: Answer;
       try {
-        answer = await sendCall(senders[credentials], call);
+        answer = await sendCall(senders[credentials], call, asAnswer);
       } catch (error) {
         const { name, message } = error as Error;
         return { request, status: 0, headers: new Headers(), text: "", json: undefined, isJson: false, failure: `${name}: ${message}`, limited };

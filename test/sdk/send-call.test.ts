@@ -10,7 +10,7 @@ import { createMemoryRateLimitStore, processRateLimitStore } from "../../src/cli
 import type { RateLimitStore } from "../../src/client/rate-limit.js";
 import { requestIdOf } from "../../src/client/read-body.js";
 import { pathOf } from "../../src/client/routes.js";
-import { type OutgoingCall, type Sender, sendCall } from "../../src/client/send-call.js";
+import { asAnswer, type OutgoingCall, type Sender, sendCall } from "../../src/client/send-call.js";
 
 type Answer = Response | ((init: RequestInit) => Response | Promise<Response>);
 
@@ -45,7 +45,7 @@ function scripted(answers: Answer[] | ((url: string) => Response), config: Parti
     maxRateLimitWaitMs: 60_000,
     ...config,
   };
-  return { send: (call: OutgoingCall) => sendCall(sender, call), sent, lines, debugLines };
+  return { send: (call: OutgoingCall) => sendCall(sender, call, asAnswer), sent, lines, debugLines };
 }
 
 const policy = { label: "getPipe GET /v1/pipes/{pipeId}", operationId: "getPipe", timeoutMs: 5_000, maxRetries: 0 };
