@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { resolveCommonOptions } from "../../src/client/client-options.js";
 import { createTransport } from "../../src/client/transport.js";
-import { management as managementApi } from "../../src/contract/interfaces.js";
+import { alerts as alertsApi, management as managementApi } from "../../src/contract/interfaces.js";
 import { createManagementClient, IngestionError, RequestValidationError, ResponseValidationError } from "../../src/index.js";
 import { keyId, keySecret, pipe, settingsEnvelope } from "../support/sdk-fixtures.js";
 
@@ -223,6 +223,29 @@ describe("the validators' modules", () => {
   it("check no answer of an operation the response validators have no 200 validator for", async () => {
     const transport = transportWith({ responseValidators: Promise.resolve({ responseValidators: {} }) });
     await expect(transport.GET(settingsPath as never, { params: { path: pipe } } as never)).resolves.toEqual(settingsEnvelope.result);
+  });
+
+  it("check an answer that came before the response validators loaded once they have, with them", async () => {
+    let load: (module: { responseValidators: Record<string, never> }) => void = () => {};
+    const transport = transportWith({ responseValidators: new Promise((resolve) => (load = resolve)) });
+    const call = settled(transport.GET(settingsPath as never, { params: { path: pipe } } as never));
+    // The answer is read and waits: the validators come after it.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    load({ responseValidators: {} });
+    await expect(call).resolves.toEqual(settingsEnvelope.result);
+  });
+
+  it("name an operation of a method the interface has none of in a typed call's error", async () => {
+    const { fetch } = scriptedFetch();
+    const common = resolveCommonOptions("test", alertsApi, { baseUrl, fetch, rateLimit: false }, "token", "token");
+    const transport = createTransport<Record<string, never>>({
+      ...common,
+      validators: import("../../generated/validators/alerts.js"),
+      responseValidators: undefined,
+    });
+    const error = await settled(transport.PUT("/api/v2/alerts" as never, {} as never));
+    expect(error).toBeInstanceOf(IngestionError);
+    expect((error as Error).message).toBe("unknown operation PUT /api/v2/alerts");
   });
 
   it("name an operation the contract does not have in a typed call's error", async () => {
