@@ -4,7 +4,7 @@
 // caller's Ending makes the call's result of. Nothing else in the SDK sends.
 
 import { sleep, untilAborted } from "./abortable.js";
-import { type Answered, AttemptSignal, attemptFailure, isRedirect, refusedRedirect } from "./attempt.js";
+import { type Answered, abortAttempt, attemptFailure, refusedRedirect } from "./attempt.js";
 import { answeredLine, attemptLabel, elapsedMs, queuedLine } from "./attempt-log.js";
 import type { CallPolicy } from "./call-policy.js";
 import type { CredentialQueue, Granted } from "./credential-queue.js";
@@ -66,9 +66,9 @@ export interface Answer extends Answered {
  * call costs one suspended frame and one turn of the microtask queue, not one per layer. What `answered` throws is
  * given to `failed`.
  */
-export interface Ending<T> {
-  answered(answer: Answer): T | Promise<T>;
-  failed(error: unknown): T;
+export interface Ending<T, Call extends OutgoingCall = OutgoingCall> {
+  answered(answer: Answer, call: Call): T | Promise<T>;
+  failed(error: unknown, call: Call): T;
 }
 
 /** The last answer as it is, and what ended the call thrown: for those who read the answer themselves (`raw`, `verify`). */
@@ -80,7 +80,7 @@ export const asAnswer: Ending<Answer> = {
 };
 
 /** Sends a call under the client's policy and resolves to what `ending` makes of its last answer, or of what ended it. */
-export async function sendCall<T>(sender: Sender, call: OutgoingCall, ending: Ending<T>): Promise<T> {
+export async function sendCall<T, Call extends OutgoingCall>(sender: Sender, call: Call, ending: Ending<T, Call>): Promise<T> {
   const { log, queue, rateLimit, maxRateLimitWaitMs, onRequest, onResponse } = sender;
   const { signal: caller, policy } = call;
   try {
@@ -105,7 +105,7 @@ export async function sendCall<T>(sender: Sender, call: OutgoingCall, ending: En
         } catch (error) {
           // A call answered 429 whose next wait would pass the bound ends with that answer, not as unsent.
           if (!requeued || !(error instanceof RateLimitError)) throw error;
-          return ending.answered({ ...requeued, notRetried: `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)` });
+          return ending.answered({ ...requeued, notRetried: `its waits because of 429s would pass maxRateLimitWaitMs (${maxRateLimitWaitMs} ms)` }, call);
         }
       }
       requeued = undefined;
@@ -123,21 +123,33 @@ export async function sendCall<T>(sender: Sender, call: OutgoingCall, ending: En
       log?.("debug", `${attemptLabel(policy, retry)}: ${call.method} ${pathOf(call.url)}`);
       // Only the log lines read it.
       const started = log ? performance.now() : 0;
-      // The attempt: the response and its whole body within the policy's timeoutMs.
-      const attempt = new AttemptSignal(policy.timeoutMs, caller);
-      init.signal = attempt.signal;
+      // The attempt: the response and its whole body within the policy's timeoutMs, from one controller fed by the
+      // timer and the caller's signal (no closure unless the caller gave one).
+      const controller = new AbortController();
+      const timer = setTimeout(abortAttempt, policy.timeoutMs, controller);
+      let onCallerAbort: (() => void) | undefined;
+      if (caller) {
+        onCallerAbort = () => controller.abort(caller.reason);
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: the listener is removed after the attempt, so `once` changes nothing.
+        caller.addEventListener("abort", onCallerAbort, { once: true });
+      }
+      init.signal = controller.signal;
       let attempted: Answered | IngestionError;
       try {
         const response = await sender.fetch(call.url, init);
-        if (isRedirect(response)) throw await refusedRedirect(response, policy);
+        const refused = refusedRedirect(response, policy);
+        if (refused) await refused;
         attempted = { response, body: parsedBody(await readText(response, sender.maxResponseBytes, policy)) };
       } catch (error) {
         // The caller's abort ends the call with the caller's own reason, as fetch does; any other failure is the
         // attempt's, to try again or not.
         if (caller?.aborted) throw caller.reason;
-        attempted = attemptFailure(error, attempt.signal, policy);
+        attempted = attemptFailure(error, controller.signal, policy);
       } finally {
-        attempt.end();
+        clearTimeout(timer);
+        // So that a long-lived signal does not collect a listener per call.
+        // Stryker disable next-line OptionalChaining: the listener exists only when there is a signal.
+        if (onCallerAbort) caller?.removeEventListener("abort", onCallerAbort);
         // The server counted this request when it arrived, at the latest now: the store counts it from now.
         queue.answered(rateLimit, ticket);
       }
@@ -156,7 +168,7 @@ export async function sendCall<T>(sender: Sender, call: OutgoingCall, ending: En
           await runResponseHook(onResponse, policy, rereadable(response, body), { ...attemptContext(policy, retry), willRetry: false, retryInMs: undefined });
         // A successful body that is not JSON is not the contract's, whoever reads it (openapi-fetch would throw a bare SyntaxError).
         if (body.text !== "" && !body.isJson) throw notJson(policy, response, body, sender.requestIdField);
-        return ending.answered({ response, body, notRetried: undefined });
+        return ending.answered({ response, body, notRetried: undefined }, call);
       }
       const limited = response.status === 429;
       const retryAfterMs = requestedWaitMs(response.headers);
@@ -187,15 +199,18 @@ export async function sendCall<T>(sender: Sender, call: OutgoingCall, ending: En
       if (again && limited) requeued = attempted;
       else if (again) await sleep(retryInMs as number, caller);
       else if (limited)
-        return ending.answered({
-          response,
-          body,
-          notRetried: retry === maxRetries ? `maxRetries (${maxRetries}) reached` : waitTooLong(waitMs as number, leftMs, maxRateLimitWaitMs),
-        });
-      else return ending.answered({ response, body, notRetried: undefined });
+        return ending.answered(
+          {
+            response,
+            body,
+            notRetried: retry === maxRetries ? `maxRetries (${maxRetries}) reached` : waitTooLong(waitMs as number, leftMs, maxRateLimitWaitMs),
+          },
+          call,
+        );
+      else return ending.answered({ response, body, notRetried: undefined }, call);
     }
   } catch (error) {
-    return ending.failed(error);
+    return ending.failed(error, call);
   }
 }
 

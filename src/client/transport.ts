@@ -14,7 +14,7 @@ import { createRawClient, type RawClient } from "./raw-client.js";
 import { errorBodyOf, requestIdOf } from "./read-body.js";
 import { requestedWaitMs } from "./retry-policy.js";
 import { basePathOf, fillSegments, type Route, type Routes, routesOf } from "./routes.js";
-import { type Answer, type Ending, type Sender, sendCall } from "./send-call.js";
+import { type Answer, type Ending, type OutgoingCall, type Sender, sendCall } from "./send-call.js";
 import { issuesOf, type OperationValidators, type Validator } from "./validation.js";
 
 export type { RawClient } from "./raw-client.js";
@@ -148,7 +148,7 @@ function runCall(calls: TypedCalls, method: string, template: string, init: Init
     const route = routes[method]?.get(template);
     if (!route) throw new IngestionError(`unknown operation ${method} ${template}`);
     if (calls.validateRequests) validate(route, init);
-    const call = {
+    const call: TypedOutgoingCall = {
       method,
       url: urlOf(route, init, calls.querySerializer),
       // Stryker disable next-line ConditionalExpression: JSON.stringify(undefined) is undefined too; the check only says so.
@@ -156,38 +156,35 @@ function runCall(calls: TypedCalls, method: string, template: string, init: Init
       headers: options.headers === undefined ? undefined : checkedCallHeaders(route.policy, options.headers),
       signal: options.signal,
       policy: policyForCall(route.policy, options),
+      calls,
+      route,
     };
-    return sendCall(calls.sender, call, new TypedEnding(calls, route, options.signal));
+    return sendCall(calls.sender, call, typedEnding);
   } catch (error) {
     return Promise.resolve(failureOf(error, options.signal));
   }
 }
 
-/** How a typed call ends: its last answer made its result or its error, as an outcome. */
-class TypedEnding implements Ending<Outcome<unknown>> {
-  readonly #calls: TypedCalls;
-  readonly #route: Route;
-  readonly #signal: AbortSignal | undefined;
+/** A typed call as it is sent, with what its ending reads: the client's typed calls, and the operation's route. */
+interface TypedOutgoingCall extends OutgoingCall {
+  calls: TypedCalls;
+  route: Route;
+}
 
-  constructor(calls: TypedCalls, route: Route, signal: AbortSignal | undefined) {
-    this.#calls = calls;
-    this.#route = route;
-    this.#signal = signal;
-  }
-
-  answered(answer: Answer): Outcome<unknown> | Promise<Outcome<unknown>> {
-    const { api, responsesLoading, responseValidators } = this.#calls;
-    const { policy, key } = this.#route;
+/** How a typed call ends: its last answer made its result or its error, as an outcome. One for every call. */
+const typedEnding: Ending<Outcome<unknown>, TypedOutgoingCall> = {
+  answered(answer, call) {
+    const { api, responsesLoading, responseValidators } = call.calls;
+    const { policy, key } = call.route;
     if (!responsesLoading) return resultOf(api, policy, answer, undefined);
     // Until the response validators have loaded, the answer waits for them; what fails then is the outcome too.
-    if (!responseValidators) return responsesLoading.then(() => this.answered(answer)).catch((error: unknown) => this.failed(error));
+    if (!responseValidators) return responsesLoading.then(() => typedEnding.answered(answer, call)).catch((error: unknown) => typedEnding.failed(error, call));
     return resultOf(api, policy, answer, responseValidators[key]?.["200"]);
-  }
-
-  failed(error: unknown): Outcome<unknown> {
-    return failureOf(error, this.#signal);
-  }
-}
+  },
+  failed(error, call) {
+    return failureOf(error, call.signal);
+  },
+};
 
 /** A call's failure as its outcome: a caller's abort with the caller's own reason, as fetch does; anything else as an IngestionError. */
 function failureOf(error: unknown, signal: AbortSignal | undefined): { failure: unknown } {
