@@ -1,6 +1,6 @@
 // One request path for both clients. A typed call is validated, its URL built from its route (routes.ts) with
 // openapi-fetch's query serializer, sent by sendCall (send-call.ts), and its answer made the resource or an error
-// here, once (TypedEnding). `raw` is openapi-fetch's client over the same sending (raw-client.ts).
+// here, once (typedEnding). `raw` is openapi-fetch's client over the same sending (raw-client.ts).
 
 import * as openapiFetch from "openapi-fetch";
 import type { HttpMethod, PathsWithMethod, RequestBodyJSON, SuccessResponseJSON } from "openapi-typescript-helpers";
@@ -134,7 +134,7 @@ export function createTransport<Paths extends {}>(config: TransportConfig): Tran
 
 /**
  * One typed call, to its outcome: it never rejects (see ApiPromise). Not an async function: what it does before
- * sending is done at once, and the call's one suspended frame is sendCall's, which makes the outcome (TypedEnding).
+ * sending is done at once, and the call's one suspended frame is sendCall's, which makes the outcome (typedEnding).
  */
 function runCall(calls: TypedCalls, method: string, template: string, init: Init, options: RequestOptions): Promise<Outcome<unknown>> {
   const { routes } = calls;
