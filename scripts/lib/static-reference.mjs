@@ -22,7 +22,10 @@ function prose(markdown) {
  * Redoc's address of an operation, `#/<tag>/<operationid>` (the tag in lower case, its spaces as hyphens; the
  * operationId in lower case), as its navigation links to it once its script runs.
  */
-export const redocRoute = ({ operation, operationId }) => `#/${(operation.tags?.[0] ?? "").toLowerCase().replace(/\s+/g, "-")}/${operationId.toLowerCase()}`;
+export const redocRoute = ({ operation, operationId }) => `${tagRoute(operation.tags?.[0] ?? "")}/${operationId.toLowerCase()}`;
+
+/** Redoc's address of a tag's section, `#/<tag>`, as its navigation links to it. */
+const tagRoute = (tag) => `#/${tag.toLowerCase().replace(/\s+/g, "-")}`;
 
 const schemaPrefix = "#/components/schemas/";
 const responsePrefix = "#/components/responses/";
@@ -203,7 +206,16 @@ export function staticReference(bundle) {
     ({ operationId, operation, method, path }) =>
       `<li><a href="#${escapeHtml(operationId)}">${escapeHtml(operation.summary ?? operationId)}</a> ${code(`${method.toUpperCase()} ${path}`)}</li>`,
   );
-  const operations = entries.map((entry) => operationHtml(bundle, entry, linked, sharedResponses));
+  // Grouped by their first tag, in the bundle's order of tags, as Redoc's navigation shows them: each group's heading
+  // carries the tag's address (`#/services`), which the navigation links to.
+  const tags = [...new Set([...(bundle.tags ?? []).map(({ name }) => name), ...entries.flatMap(({ operation }) => operation.tags?.[0] ?? [])])];
+  const operations = [...tags, undefined].flatMap((tag) => {
+    const grouped = entries.filter(({ operation }) => operation.tags?.[0] === tag);
+    if (grouped.length === 0) return [];
+    const about = bundle.tags?.find(({ name }) => name === tag)?.description;
+    const heading = tag === undefined ? "" : `<h2 id="${escapeHtml(tagRoute(tag).slice(1))}">${escapeHtml(tag)}</h2>${prose(about)}`;
+    return [heading, ...grouped.map((entry) => operationHtml(bundle, entry, linked, sharedResponses))];
+  });
   const responses = Object.entries(bundle.components?.responses ?? {})
     .filter(([name]) => sharedResponses.has(name))
     .map(([name, response]) => `<section id="response-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${responseHtml(bundle, response, linked)}</section>`);
@@ -240,7 +252,13 @@ export function withStaticReference(page, bundle) {
   const fragment = `<section id="static-reference" style="max-width:60rem;margin:0 auto;padding:0 2rem 2rem;font-family:sans-serif;line-height:1.5"><script>document.currentScript.parentElement.hidden = true;</script>\n${staticReference(bundle)}\n</section>\n`;
   // Redoc renders its navigation on the server with paths (`/services`), which lead nowhere from a new tab, a
   // copied link or file://; its script routes by fragment (`#/services`), which the page's own ids also answer.
-  const rendered = page.slice(container, at).replace(/href="\/([^"#]*)"/g, 'href="#/$1"');
+  // A section Redoc rendered (Servers) has the id `section/servers`, where its address is `#/section/servers`: the
+  // heading's own link gets that address as its name, which a fragment lands on as it does on an id. An attribute
+  // Redoc's script never reads, as the links' hrefs: its hydration keeps it.
+  const rendered = page
+    .slice(container, at)
+    .replace(/href="\/([^"#]*)"/g, 'href="#/$1"')
+    .replace(/(<h2[^>]* id="(section\/[^"]+)"[^>]*>(?:(?!<\/h2>)[\s\S])*?<a )/g, '$1name="/$2" ');
   return page.slice(0, container) + rendered + fragment + routeScript(bundle) + page.slice(at);
 }
 
