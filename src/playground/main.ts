@@ -88,7 +88,11 @@ function start(): void {
       state.show(session.state);
       if (!shown()) return;
       renderCall(records, undefined, explain);
-      element("result-title").scrollIntoView({ block: "nearest" });
+      // The Result's heading to the top, when the Result is not all in view already: "nearest" would leave it on
+      // the screen's last line, with what the SDK gave below the fold.
+      const heading = element("result-title");
+      const { top, bottom } = (heading.parentElement as HTMLElement).getBoundingClientRect();
+      if (top < 0 || bottom > innerHeight) heading.scrollIntoView({ block: "start" });
     } finally {
       button.finished();
       // How many sends have finished, for a test (or a reader's script) to wait on.

@@ -308,6 +308,8 @@ describe.each([
     if (mode === "file") await page.screenshot({ path: join(screenshots, "playground-rate-limited.png"), fullPage: true });
     // Calls that wait for the sandbox's limit are stopped by a reset: what they would say is of a sandbox gone.
     await page.getByRole("spinbutton", { name: "maxRateLimitWaitMs" }).fill("120000");
+    await page.getByRole("spinbutton", { name: "maxRetries" }).fill("3");
+    await page.getByRole("checkbox", { name: /^Pace the calls/ }).check();
     await page.getByRole("button", { name: "Send" }).click();
     await page.waitForTimeout(500);
     await page.getByRole("button", { name: "Reset sandbox" }).click();
@@ -316,6 +318,8 @@ describe.each([
     expect(await page.getByRole("combobox", { name: "Sandbox rate limit" }).inputValue()).toBe("strict");
     expect(await page.getByRole("spinbutton", { name: "Calls at once" }).inputValue()).toBe("3");
     expect(await page.getByRole("spinbutton", { name: "maxRateLimitWaitMs" }).inputValue()).toBe("120000");
+    expect(await page.getByRole("spinbutton", { name: "maxRetries" }).inputValue()).toBe("3");
+    expect(await page.getByRole("checkbox", { name: /^Pace the calls/ }).isChecked()).toBe(true);
     await page.waitForTimeout(500);
     // Said once, not in each pane.
     expect(await regionText(page, "Request")).toContain("the sandbox holds its seed again");
@@ -328,6 +332,12 @@ describe.each([
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await regionText(page, "Response")).not.toMatch(/: 429\b/);
     expect((await regionText(page, "Result")).match(/the SDK returned/g)).toHaveLength(2);
+    // And the new sandbox keeps the limit the reader chose: a third call within its 10 s is answered 429.
+    await page.getByRole("spinbutton", { name: "Calls at once" }).fill("1");
+    await page.getByRole("spinbutton", { name: "maxRateLimitWaitMs" }).fill("1000");
+    await send(page);
+    expect(await regionText(page, "Response")).toMatch(/: 429\b/);
+    expect(await regionText(page, "Result")).toContain("the SDK threw RateLimitError");
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
@@ -384,6 +394,27 @@ describe.each([
     expect(problems).toEqual([]);
     await page.close();
   }, 60_000);
+
+  it("brings the Result into view when it comes, on a phone where it lies far below the page's top", async () => {
+    const { page, problems } = await open("#getPipe");
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The heading, and the first line of what the SDK gave under it.
+    const inView = () =>
+      page.evaluate(() =>
+        [document.getElementById("result-title"), document.querySelector("#result-view > *")].every((shown) => {
+          const box = shown?.getBoundingClientRect();
+          return Boolean(box && box.top >= -1 && box.bottom <= innerHeight);
+        }),
+      );
+    expect(await inView()).toBe(false);
+    // Sent with Enter from the first field, as a reader at the top of the page may.
+    const before = await sends(page);
+    await page.getByRole("textbox", { name: /organizationId/ }).press("Enter");
+    await page.waitForFunction((count) => Number(document.body.dataset.sends ?? 0) > count, before);
+    expect(await inView()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
 
   it("clears what belonged to the operation it leaves, and reads back by the id last created", async () => {
     const { page, problems } = await open("#createAlert/TileAlert");
