@@ -53,7 +53,11 @@ div:has(> [data-component-name="Typography/H2"]) { flex: 1 0 auto; max-width: 10
  * Attributes Redoc's rendering leaves out, set again whenever it renders:
  * - the sample picker is named "Example" whatever it shows ("TypeScript · Services tagged…"): its name now
  *   begins with that visible text, so a screen reader hears the language and the example (WCAG 2.5.3);
- * - a block of code that scrolls sideways gets tabindex="0", so a keyboard reaches it to scroll (WCAG 2.1.1).
+ * - a block of code that scrolls sideways gets tabindex="0", so a keyboard reaches it to scroll (WCAG 2.1.1);
+ * - the sidebar (the menu's highest ancestor short of the one that holds <main>) is a navigation landmark, so a
+ *   screen reader can jump to it and past it;
+ * - a heading that skips a level (Redoc goes from an operation's h2 to an h4) is given the level after the last
+ *   heading's as its aria-level, so the outline a screen reader lists has no gap (WCAG 1.3.1).
  */
 export const referenceFixes = `<script id="ingestion-api-accessibility">
 (() => {
@@ -63,6 +67,28 @@ export const referenceFixes = `<script id="ingestion-api-accessibility">
       const name = picker.textContent.trim() + " (example)";
       picker.dataset.namedByDocs = "";
       if (picker.getAttribute("aria-label") !== name) picker.setAttribute("aria-label", name);
+    }
+    // Only once Redoc has rendered its <main> too: without it the climb would reach the page's root.
+    const menu = document.querySelector("main") && document.querySelector('[data-component-name="Menu/Menu"]');
+    let sidebar = menu;
+    while (sidebar?.parentElement && !sidebar.parentElement.querySelector("main")) sidebar = sidebar.parentElement;
+    if (sidebar && sidebar.getAttribute("role") !== "navigation") {
+      sidebar.setAttribute("role", "navigation");
+      sidebar.setAttribute("aria-label", "Reference");
+    }
+    let above = 0;
+    for (const heading of document.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
+      if (heading.getClientRects().length === 0) continue;
+      // Its own level, as Redoc made it: kept aside the first time, since aria-level is what it is read as after.
+      const own = Number(heading.dataset.ownLevel ?? heading.tagName.slice(1));
+      const level = Math.min(own, above + 1);
+      if (level !== own) {
+        heading.dataset.ownLevel = String(own);
+        if (heading.getAttribute("aria-level") !== String(level)) heading.setAttribute("aria-level", String(level));
+      } else if (heading.dataset.ownLevel !== undefined) {
+        heading.removeAttribute("aria-level");
+      }
+      above = level;
     }
     for (const block of document.querySelectorAll("pre:not([tabindex])")) {
       if (block.scrollWidth > block.clientWidth || block.scrollHeight > block.clientHeight) block.setAttribute("tabindex", "0");
