@@ -84,17 +84,22 @@ function brokenTitleWords(): Promise<string[]> {
   });
 }
 
-/** Each code block's buttons against its first line: the line must lie wholly below them. */
-function codeUnderButtons(): Promise<string[]> {
+/**
+ * Each code block on show, its buttons against its first line: the line must lie wholly below them. How many
+ * blocks were measured too, so a change of Redoc's markup that leaves nothing to measure fails, not passes.
+ */
+function codeUnderButtons(): Promise<{ measured: number; covered: string[] }> {
   return page.evaluate(() => {
     const covered: string[] = [];
+    let measured = 0;
     for (const block of document.querySelectorAll('[data-component-name="CodeBlock/CodeBlock"]')) {
       const controls = block.querySelector('[data-component-name="CodeBlock/CodeBlockControls"]')?.getBoundingClientRect();
       const line = block.querySelector('[data-component-name="CodeBlock/CodeBlockContainer"] [data-line]')?.getBoundingClientRect();
       if (!controls || !line || controls.height === 0 || line.height === 0) continue;
+      measured++;
       if (line.top < controls.bottom - 1) covered.push(`${block.textContent?.trim().slice(0, 40)}…: line at ${line.top}, buttons down to ${controls.bottom}`);
     }
-    return covered;
+    return { measured, covered };
   });
 }
 
@@ -144,7 +149,9 @@ describe.each(["management", "alerts"] as const)("%s.html", (api) => {
       expect
         .soft(await picker.evaluate((button) => button.scrollWidth <= button.clientWidth + 1 && button.getBoundingClientRect().right <= innerWidth))
         .toBe(true);
-      expect.soft(await codeUnderButtons()).toEqual([]);
+      const code = await codeUnderButtons();
+      expect.soft(code.measured, "code blocks with buttons on show").toBeGreaterThan(0);
+      expect.soft(code.covered).toEqual([]);
 
       // Its list: every sample's whole name, each within its box, and the list on screen.
       await picker.click();
