@@ -165,6 +165,16 @@ it("opened as a file, offers only its own sandbox and says how to reach others; 
   await page.close();
 });
 
+it("takes --connect with an https origin, and adds that origin alone to what the playground may connect to", async () => {
+  const started = await cli(["docs", "--port", "0", "--connect", "https://api.example.com:8443", "--dir", docsDir]);
+  try {
+    const policy = (await fetch(`${started.url}/playground.html`)).headers.get("content-security-policy") ?? "";
+    expect(policy).toContain("connect-src https://api.example.com:8443;");
+  } finally {
+    started.child.kill("SIGTERM");
+  }
+});
+
 it.each([
   "http://api.example.com",
   "https://api.example.com/v1",

@@ -171,6 +171,28 @@ describe("CORS", () => {
     expect(corsHeaders(answered)).toEqual([]);
   });
 
+  it("answers an alerting route's preflight and call alike, with its Bearer token", async () => {
+    const origin = "http://127.0.0.1:8080";
+    const create = operation("createAlert");
+    const response = await preflight(create.example.url, origin);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(response.headers.get("access-control-allow-methods")).toBe("POST");
+    const read = await fetch(sandbox.url + operation("getAlert").example.url, { headers: { origin, authorization: bearer } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(read.headers.get("access-control-expose-headers")).toBe("Retry-After, X-RateLimit-Reset, x-request-id");
+  });
+
+  it("gives a page on this machine no CORS header on the sandbox's own routes, whatever it sends", async () => {
+    const origin = "http://localhost:5173";
+    const state = await fetch(`${sandbox.url}/_sandbox/state`, { headers: { origin } });
+    expect(state.status).toBe(200);
+    expect(corsHeaders(state)).toEqual([]);
+    const reset = await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers: { origin, "content-type": "application/json" } });
+    expect(corsHeaders(reset)).toEqual([]);
+  });
+
   it("answers no preflight of the sandbox's own routes, from any origin: a page still cannot send them JSON", async () => {
     for (const origin of ["http://127.0.0.1:8080", "http://localhost:5173", "https://attacker.example"]) {
       const response = await preflight("/_sandbox/reset", origin);
