@@ -110,7 +110,7 @@ it("sends to the sandbox `docs --sandbox` started, over the network, and shows i
   await page.close();
 });
 
-it("sends to `ingestion-api sandbox` as a server of the reader's, with the credentials typed in, masked where shown", async () => {
+it("sends to `ingestion-api sandbox` as a server of the reader's, with the credentials typed in, masked where shown and never stored", async () => {
   const { page, problems } = await open(docsUrl, "#createAlert/TileAlert");
   await page.getByRole("combobox", { name: "Send to" }).selectOption(`server:${sandboxUrl}`);
   await page.getByRole("textbox", { name: "Key ID" }).fill(serverCredentials.keyId);
@@ -125,6 +125,17 @@ it("sends to `ingestion-api sandbox` as a server of the reader's, with the crede
   const shown = [await page.locator("#request-view").innerText(), await page.locator("#code-text").innerText()].join("\n");
   expect(shown).toContain("authorization: Bearer ••••••••");
   expect(shown).not.toContain(serverCredentials.token);
+  // Held in the page's memory only: nowhere in its text, its address or any storage a later visit could read.
+  const kept = await page.evaluate(async () => ({
+    text: document.body.innerText,
+    address: location.href,
+    storage: [localStorage.length, sessionStorage.length, document.cookie, (await indexedDB.databases()).length, (await caches.keys()).length],
+  }));
+  for (const secret of [serverCredentials.keySecret, serverCredentials.token]) {
+    expect(kept.text).not.toContain(secret);
+    expect(kept.address).not.toContain(secret);
+  }
+  expect(kept.storage).toEqual([0, 0, "", 0, 0]);
   expect(problems).toEqual([]);
   await page.close();
 });
