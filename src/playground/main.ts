@@ -22,7 +22,7 @@ function start(): void {
   const options = createOptionsPanel({
     limitChanged(limit) {
       session.limitSandbox(limit);
-      if (button.running) renderCall([], "The calls still waiting were stopped: the sandbox was replaced by one with the new rate limit.");
+      if (button.running && sendingToPage) renderCall([], "The calls still waiting were stopped: the sandbox was replaced by one with the new rate limit.");
       state.show(session.state);
     },
   });
@@ -31,12 +31,16 @@ function start(): void {
   const requestPanel = createRequestPanel({ created, changed: () => edited(), submit: () => form.requestSubmit() });
   const code = createCodePanel({ changed: () => edited() });
   const button = createSendButton();
+  /** Whether the calls running, if any, go to the page's own sandbox, which Reset and a new rate limit replace. */
+  let sendingToPage = true;
   const state = createStatePanel({
     // The reader's choices stay (the sandbox's rate limit, the calls at once, the SDK options): only the data goes.
     reset() {
       session.reset();
       created.clear();
-      renderCall([], "Reset: the sandbox holds its seed again, and the SDK nothing of the calls before; your choices stay.");
+      // Calls to another server run on (the page's sandbox is nothing to them), and the panes stay theirs.
+      if (!button.running || sendingToPage)
+        renderCall([], "Reset: the sandbox holds its seed again, and the SDK nothing of the calls before; your choices stay.");
       state.show(session.state);
       operations.openAddress();
     },
@@ -71,6 +75,7 @@ function start(): void {
         return;
       }
       session.configure(options.settings(target()));
+      sendingToPage = target().kind === "page";
       const shown = () => operations.operation === sent;
       // Each step of each call is shown as it happens, at most once a frame.
       let frame = 0;

@@ -91,8 +91,9 @@ export class PlaygroundSession {
 
   /**
    * Sends `request` through the SDK's method for `operation`, `times` calls at once, each with its own record;
-   * `prefer` asks the sandbox for a status the operation declares. Undefined when the sandbox was replaced (reset, or
-   * a new rate limit) before the calls ended: they were aborted, and their records tell of a sandbox that is gone.
+   * `prefer` asks the sandbox for a status the operation declares. Undefined when the page's sandbox, which the calls
+   * went to, was replaced (reset, or a new rate limit) before they ended: they were aborted, and their records tell
+   * of a sandbox that is gone. Calls to any other server go on: replacing the page's sandbox is nothing to them.
    */
   async sendMany(
     operation: PlaygroundOperation,
@@ -101,9 +102,9 @@ export class PlaygroundSession {
     times: number,
     control: SendControl,
   ): Promise<CallRecord[] | undefined> {
-    const sandbox = this.sandbox;
-    // The reader's Cancel, or the sandbox replaced: either stops every call of the send.
-    const { signal, dispose } = eitherSignal(this.calls.signal, control.signal);
+    const sandbox = this.settings.target.kind === "page" ? this.sandbox : undefined;
+    // The reader's Cancel, or the page's sandbox they go to replaced: either stops every call of the send.
+    const { signal, dispose } = sandbox ? eitherSignal(this.calls.signal, control.signal) : { signal: control.signal, dispose() {} };
     const records: CallRecord[] = Array.from({ length: times }, () => ({ attempts: [] }));
     const progress = () => control.progress(records);
     try {
@@ -111,7 +112,7 @@ export class PlaygroundSession {
     } finally {
       dispose();
     }
-    return this.sandbox === sandbox ? records : undefined;
+    return sandbox === undefined || this.sandbox === sandbox ? records : undefined;
   }
 
   private async send(

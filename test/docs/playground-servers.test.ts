@@ -140,6 +140,29 @@ it("sends to `ingestion-api sandbox` as a server of the reader's, with the crede
   await page.close();
 });
 
+it("lets a call to another server run on through a Reset of the page's sandbox, which is nothing to it", async () => {
+  const { page, problems } = await open(docsUrl, "#getPipeSettings");
+  await page.getByRole("combobox", { name: "Send to" }).selectOption(`server:${sandboxUrl}`);
+  await page.getByRole("textbox", { name: "Key ID" }).fill(serverCredentials.keyId);
+  await page.getByLabel("Key secret").fill(serverCredentials.keySecret);
+  // The server's 429 asks for 10 s: the retry waits, and the call runs, while the page's sandbox is reset.
+  await page.getByRole("combobox", { name: "Answer" }).selectOption("429");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect.poll(() => page.locator("#request-view").innerText(), { timeout: 5_000 }).toMatch(/attempt 2 · waiting since/);
+  await page.getByRole("button", { name: "Reset sandbox" }).click();
+  await page.waitForTimeout(300);
+  const button = page.locator("#send");
+  expect(await button.innerText()).toBe("Cancel");
+  expect(await page.locator("#result-view").innerText()).toBe("running…");
+  // Still the reader's to stop.
+  const before = await page.evaluate(() => Number(document.body.dataset.sends ?? 0));
+  await button.click();
+  await page.waitForFunction((count) => Number(document.body.dataset.sends ?? 0) > count, before, { timeout: 5_000 });
+  expect(await page.locator("#result-view").innerText()).toMatch(/^cancelled\n\nYou cancelled the call/);
+  expect(problems).toEqual([]);
+  await page.close();
+});
+
 it("names CORS, and what to ask of the server's owners, when a server answers no CORS", async () => {
   const { page } = await open(docsUrl, "#getPipeSettings");
   await page.getByRole("combobox", { name: "Send to" }).selectOption(`server:${noCors.url}`);
