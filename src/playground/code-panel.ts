@@ -36,6 +36,7 @@ export function codeOf(
     url: requestUrl(operation.path, request.path, request.query),
     ...(prefer !== undefined && { prefer }),
     ...(target.kind !== "page" && { baseUrl: target.origin }),
+    ...(target.kind === "server" && { yourServer: true }),
   });
 }
 

@@ -7,9 +7,9 @@ import { exampleRequest, jsonMedia } from "../contract/openapi.js";
 import { sampleEnvironment } from "./sample-environment.js";
 
 /**
- * @typedef {{ baseUrl?: string, sandboxCredentials?: boolean, body?: unknown, url?: string, prefer?: string }} SampleOptions
+ * @typedef {{ baseUrl?: string, yourServer?: boolean, sandboxCredentials?: boolean, body?: unknown, url?: string, prefer?: string }} SampleOptions
  * `url` (path and query) and `body` replace the examples'; `baseUrl` replaces the default of the first server (a test's
- * proxy); `sandboxCredentials` writes the sandbox's credentials and the base URL literally, reading no environment;
+ * proxy, a server the playground sends to; `yourServer` when it is the reader's, see sampleEnvironment); `sandboxCredentials` writes the sandbox's credentials and the base URL literally, reading no environment;
  * `prefer` is a `Prefer` header to send (`code=429`: the playground's failures on purpose), with a comment saying
  * whom it is for.
  */
@@ -27,7 +27,7 @@ const shellQuote = (text) => `'${text.replaceAll("'", `'\\''`)}'`;
  * @param {SampleOptions} options
  */
 function sampleRequest(bundle, entry, options) {
-  const { baseUrl, url: urlOverride } = options;
+  const { baseUrl, yourServer, url: urlOverride } = options;
   const { method, operation } = entry;
   const example = exampleRequest(bundle, entry);
   const takesBody = jsonMedia(bundle, operation.requestBody) !== undefined;
@@ -38,7 +38,7 @@ function sampleRequest(bundle, entry, options) {
     method: method.toUpperCase(),
     path: urlOverride ?? example.url,
     body: takesBody ? body : undefined,
-    environment: sampleEnvironment(bundle, entry, baseUrl),
+    environment: sampleEnvironment(bundle, entry, baseUrl, yourServer),
   };
 }
 

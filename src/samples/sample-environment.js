@@ -20,11 +20,14 @@ export { sandboxCredentials };
  * The environment of an operation's samples: its interface, the variable of the base URL (falling back to `baseUrl`,
  * else the default of the bundle's first server), those of its credentials (falling back to the sandbox's, by the
  * client option each sets: `keyId`, `keySecret` or `token`), and the comment line that says so.
+ * `yourServer` says the base URL is a server of the reader's (the playground's "a URL with your credentials"): the
+ * comment then asks for their credentials there, the sandbox's only standing in for them.
  * @param {any} bundle
  * @param {{ operation: any }} entry
  * @param {string} [baseUrl]
+ * @param {boolean} [yourServer]
  */
-export function sampleEnvironment(bundle, { operation }, baseUrl) {
+export function sampleEnvironment(bundle, { operation }, baseUrl, yourServer = false) {
   const schemeName = Object.keys((operation.security ?? bundle.security)[0])[0];
   const scheme = bundle.components.securitySchemes[schemeName].scheme.toLowerCase();
   const api = [management, alerts].find((candidate) => candidate.scheme.toLowerCase() === scheme);
@@ -39,6 +42,10 @@ export function sampleEnvironment(bundle, { operation }, baseUrl) {
     ]),
   );
   const names = [url, ...Object.values(credentials)].map((variable) => variable.name);
-  const comment = `Against \`npx ingestion-api sandbox\` as it is; for a real server set ${names.slice(0, -1).join(", ")} and ${names.at(-1)}.`;
+  const listed = (all) => (all.length === 1 ? all[0] : `${all.slice(0, -1).join(", ")} and ${all.at(-1)}`);
+  const credentialNames = Object.values(credentials).map((variable) => variable.name);
+  const comment = yourServer
+    ? `Against ${url.fallback}: set ${listed(credentialNames)} to your credentials there (the sandbox's below only stand in for them).`
+    : `Against \`npx ingestion-api sandbox\` as it is; for a real server set ${listed(names)}.`;
   return { api, basic: api.scheme === "Basic", url, credentials, comment };
 }

@@ -47,18 +47,19 @@ function call(head, args) {
 
 /**
  * A TypeScript program that sends an operation's request through the SDK and prints the answer: its examples', or
- * `path`, `query` and `body` given instead; `baseUrl` replaces the default of the bundle's first server; `prefer`
+ * `path`, `query` and `body` given instead; `baseUrl` replaces the default of the bundle's first server (`yourServer`
+ * when it is the reader's: see sampleEnvironment); `prefer`
  * is a `Prefer` header the call sends (the call's `headers` option), with a comment saying whom it is for.
  * @param {any} bundle
  * @param {any} entry an operation of `operationsOf(bundle)`
- * @param {Partial<SampleRequest> & { baseUrl?: string, prefer?: string }} [options]
+ * @param {Partial<SampleRequest> & { baseUrl?: string, yourServer?: boolean, prefer?: string }} [options]
  */
 export function typescriptSample(bundle, entry, options = {}) {
   const sdkCall = sdkCalls[entry.operationId];
   if (!sdkCall) throw new Error(`${entry.operationId}: no SDK call in src/samples/sdk-calls.js`);
   const example = exampleRequest(bundle, entry);
   const request = { path: options.path ?? example.path, query: options.query ?? example.query, body: options.body !== undefined ? options.body : example.body };
-  const environment = sampleEnvironment(bundle, entry, options.baseUrl);
+  const environment = sampleEnvironment(bundle, entry, options.baseUrl, options.yourServer);
   if (environment.api.name !== sdkCall.client) throw new Error(`${entry.operationId}: its SDK call is on the ${sdkCall.client} client`);
   const factory = sdkCall.client === "management" ? "createManagementClient" : "createAlertsClient";
   // `||`, not `??`: an empty variable falls back too, as in the curl, Python and Go samples.

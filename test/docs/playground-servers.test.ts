@@ -124,6 +124,10 @@ it("sends to `ingestion-api sandbox` as a server of the reader's, with the crede
   expect(readBack.status).toBe(200);
   const shown = [await page.locator("#request-view").innerText(), await page.locator("#code-text").innerText()].join("\n");
   expect(shown).toContain("authorization: Bearer ••••••••");
+  // The code asks for the reader's credentials at that server, not for the sandbox's.
+  expect(await page.locator("#code-text").innerText()).toContain(
+    `// Against ${sandboxUrl}: set INGESTION_ALERTS_TOKEN to your credentials there (the sandbox's below only stand in for them).`,
+  );
   expect(shown).not.toContain(serverCredentials.token);
   // Held in the page's memory only: nowhere in its text, its address or any storage a later visit could read.
   const kept = await page.evaluate(async () => ({

@@ -473,3 +473,20 @@ it.each([
   expect(withPrefer.indexOf(header)).toBeGreaterThan(withPrefer.indexOf(comment));
   expect(generators[generator](bundles.management, entry("management", "getPipeSettings"))).not.toContain("Prefer");
 });
+
+it.each(["curlSample", "pythonSample", "goSample", "typescriptSample"] as const)(
+  "%s, for a server of the reader's, asks for their credentials there, and reads its address as the others do",
+  (generator) => {
+    const written = generators[generator](bundles.management, entry("management", "getPipeSettings"), { baseUrl: "https://api.example.com", yourServer: true });
+    expect(written).toContain(
+      "Against https://api.example.com: set INGESTION_API_KEY_ID and INGESTION_API_KEY_SECRET to your credentials there (the sandbox's below only stand in for them).",
+    );
+    expect(written).not.toContain("npx ingestion-api sandbox");
+    expect(written).toContain("https://api.example.com");
+    // The same server, not the reader's (the sandbox `docs --sandbox` started): the sandbox's comment.
+    const sandbox = generators[generator](bundles.management, entry("management", "getPipeSettings"), { baseUrl: "http://127.0.0.1:4999" });
+    expect(sandbox).toContain(
+      "Against `npx ingestion-api sandbox` as it is; for a real server set INGESTION_API_URL, INGESTION_API_KEY_ID and INGESTION_API_KEY_SECRET.",
+    );
+  },
+);
