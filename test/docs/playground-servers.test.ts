@@ -77,6 +77,14 @@ async function open(base: string, fragment: string): Promise<{ page: Page; probl
   return { page, problems };
 }
 
+/** Chooses `ingestion-api sandbox`, run apart, as the reader's server, and types in its credentials. */
+async function chooseReadersServer(page: Page): Promise<void> {
+  await page.getByRole("combobox", { name: "Send to" }).selectOption(`server:${sandboxUrl}`);
+  await page.getByRole("textbox", { name: "Key ID" }).fill(serverCredentials.keyId);
+  await page.getByLabel("Key secret").fill(serverCredentials.keySecret);
+  await page.getByLabel("Token").fill(serverCredentials.token);
+}
+
 async function send(page: Page): Promise<void> {
   const before = await page.evaluate(() => Number(document.body.dataset.sends ?? 0));
   await page.getByRole("button", { name: "Send" }).click();
@@ -112,10 +120,7 @@ it("sends to the sandbox `docs --sandbox` started, over the network, and shows i
 
 it("sends to `ingestion-api sandbox` as a server of the reader's, with the credentials typed in, masked where shown and never stored", async () => {
   const { page, problems } = await open(docsUrl, "#createAlert/TileAlert");
-  await page.getByRole("combobox", { name: "Send to" }).selectOption(`server:${sandboxUrl}`);
-  await page.getByRole("textbox", { name: "Key ID" }).fill(serverCredentials.keyId);
-  await page.getByLabel("Key secret").fill(serverCredentials.keySecret);
-  await page.getByLabel("Token").fill(serverCredentials.token);
+  await chooseReadersServer(page);
   await send(page);
   expect(await page.locator("#result-view").innerText()).toMatch(/^the SDK returned/);
   const created = JSON.parse(await page.locator("#result-view pre").innerText()) as { id: string };
@@ -146,9 +151,7 @@ it("sends to `ingestion-api sandbox` as a server of the reader's, with the crede
 
 it("lets a call to another server run on through a Reset of the page's sandbox, which is nothing to it", async () => {
   const { page, problems } = await open(docsUrl, "#getPipeSettings");
-  await page.getByRole("combobox", { name: "Send to" }).selectOption(`server:${sandboxUrl}`);
-  await page.getByRole("textbox", { name: "Key ID" }).fill(serverCredentials.keyId);
-  await page.getByLabel("Key secret").fill(serverCredentials.keySecret);
+  await chooseReadersServer(page);
   // The server's 429 asks for 10 s: the retry waits, and the call runs, while the page's sandbox is reset.
   await page.getByRole("combobox", { name: "Answer" }).selectOption("429");
   await page.getByRole("button", { name: "Send" }).click();
