@@ -4,7 +4,7 @@
 // the 429s taught, is its RateLimitStore (rate-limit.ts).
 
 import { type CallName, type RateLimitAnswer, RateLimitError } from "./errors.js";
-import type { RateLimit, RateLimitStore, Ticket, Turn, Wait } from "./rate-limit.js";
+import { bestEffort, type RateLimit, type RateLimitStore, type Ticket, type Turn, type Wait } from "./rate-limit.js";
 
 /** What a call asks the queue for its turn. */
 export interface TurnRequest {
@@ -16,7 +16,11 @@ export interface TurnRequest {
   /** The time this call has waited because of 429s so far, its earlier attempts' included. */
   waitedMs: number;
   call: CallName;
-  /** Told when the call joins the queue to wait (most never do), with how many wait then, this one included. */
+  /**
+   * Told once, when the call has to wait for the limit (most never do): the store refused its turn, or it queues
+   * behind calls the store refused; not while it waits for a store's answer still to come that lets it go. With its
+   * place in line: the calls ahead of it, and itself.
+   */
   queued?: ((waiting: number) => void) | undefined;
 }
 
@@ -47,6 +51,8 @@ export class CredentialQueue {
   readonly #key: string;
   readonly #waiters: Waiter[] = [];
   #pumping = false;
+  /** The store's last answer to the queue was a refusal, and no turn was given since: the calls wait for the limit. */
+  #refused = false;
   /** Ends the pump's wait early, while it waits: when the last call leaves the queue, nothing is left to wait for. */
   #wake: (() => void) | undefined;
   /**
@@ -88,10 +94,10 @@ export class CredentialQueue {
 
   /** Queues a call; `denied` is the store's refusal it already got, `asking` its answer still to come. */
   #enqueue(request: TurnRequest, denied: Wait | undefined, asking: Promise<Turn> | undefined): Promise<Granted> {
-    const { limit, signal, front, maxWaitMs, waitedMs, call } = request;
+    const { limit, signal, front, maxWaitMs, waitedMs, call, queued } = request;
     if (denied && waitedMs + chargedShare(denied, limit) * denied.waitMs > maxWaitMs) return Promise.reject(this.#tooLong(call, maxWaitMs, denied));
     return new Promise<Granted>((resolve, reject) => {
-      const waiter: Waiter = { limit, maxWaitMs, waitedMs, call, queuedAt: performance.now(), resolve, reject, stopWatching: undefined };
+      const waiter: Waiter = { limit, maxWaitMs, waitedMs, call, queued, queuedAt: performance.now(), resolve, reject, stopWatching: undefined };
       if (signal) {
         const onAbort = () => {
           this.#remove(waiter);
@@ -103,7 +109,9 @@ export class CredentialQueue {
       }
       if (front) this.#waiters.unshift(waiter);
       else this.#waiters.push(waiter);
-      request.queued?.(this.#waiters.length);
+      // Refused, or behind calls the store refused: told now; behind an answer still to come, by the pump if refused.
+      if (denied) this.#refused = true;
+      if (this.#refused) this.#tell(waiter);
       void this.#pump(asking);
     });
   }
@@ -150,6 +158,15 @@ export class CredentialQueue {
     if (this.#waiters.length === 0) this.#wake?.();
   }
 
+  /** Tells `waiter`, once, that it waits for the limit, with its place in line: if it is still in it. */
+  #tell(waiter: Waiter): void {
+    const { queued } = waiter;
+    const place = this.#waiters.indexOf(waiter) + 1;
+    if (!queued || place === 0) return;
+    waiter.queued = undefined;
+    queued(place);
+  }
+
   #grant(waiter: Waiter, ticket: Ticket): void {
     this.#remove(waiter);
     waiter.stopWatching?.();
@@ -192,23 +209,29 @@ export class CredentialQueue {
         // The head when the answer comes gets it: the one that asked may have left meanwhile.
         const head = this.#waiters[0];
         if (typeof turn === "string") {
+          this.#refused = false;
           if (head) this.#grant(head, turn);
           else this.release(turn);
           continue;
         }
+        this.#refused = true;
         // Every call that may not wait this long because of 429s fails now rather than after the wait.
         for (const waiter of [...this.#waiters]) {
           if (waiter.waitedMs + chargedShare(turn, waiter.limit) * turn.waitMs > waiter.maxWaitMs)
             this.#fail(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
         }
         if (this.#waiters.length === 0) return;
+        // A copy: a hook told may abort its call, which leaves the line at once.
+        for (const waiter of [...this.#waiters]) this.#tell(waiter);
         const from = performance.now();
         await this.#sleep(turn.waitMs);
         const to = performance.now();
         for (const waiter of this.#waiters) waiter.waitedMs += chargedShare(turn, waiter.limit) * (to - Math.max(from, waiter.queuedAt));
       }
     } finally {
+      // Nobody waits now: a refusal the last calls got is nothing to the next call.
       this.#pumping = false;
+      this.#refused = false;
     }
   }
 
@@ -239,25 +262,6 @@ function chargedShare({ paused, lowered }: Wait, limit: RateLimit | undefined): 
   // The lowered pace is this fraction of the own one; the rest of the wait is the 429s'.
   return Math.max(0, 1 - (lowered.requests * limit.intervalMs) / (lowered.intervalMs * limit.requests));
 }
-
-/**
- * Runs a store's write whose failure only costs precision, sync or async, without letting it throw or reject: the
- * send stays counted from its take, or the pause unset, and the next take tells the calls what is wrong. Run at
- * once (the next take must see the pause); what it returns settles when the write has, and a write done at once (the
- * memory store's) costs no promise of its own.
- */
-function bestEffort(write: () => void | Promise<void>): Promise<void> {
-  try {
-    const written = write();
-    // Promise.resolve gives a promise as it is, and waits for any other thenable a store of one's own may return.
-    return written ? Promise.resolve(written).catch(ignore) : done;
-  } catch {
-    return done;
-  }
-}
-
-const done = Promise.resolve();
-const ignore = () => undefined;
 
 // The queue of each credential of each store, held weakly: a queue lives as long as a client of its credential or a
 // call waiting in it, and its entry goes with it, so a credential no client uses any more holds nothing here (a

@@ -22,9 +22,12 @@ export interface ResponseContext extends AttemptContext {
   retryInMs: number | undefined;
 }
 
-/** What `onQueued` knows: an attempt that waits for its turn in its credential's rate-limit queue. */
+/**
+ * What `onQueued` knows: an attempt that waits for the limit in its credential's rate-limit queue (the store refused
+ * its turn, or it queues behind calls the store refused; not one that waits only for a shared store's answer).
+ */
 export interface QueuedContext extends AttemptContext {
-  /** The calls of the credential waiting for a turn in this client, this one included. */
+  /** Its place in the credential's line in this client: the calls waiting ahead of it, and itself. */
   waiting: number;
   /**
    * About how long until its turn, at the limit the client was told (`rateLimit`) and if nothing else of the
@@ -40,7 +43,7 @@ export interface QueuedContext extends AttemptContext {
 
 export interface Hooks {
   /**
-   * Runs when an attempt, retries included, joins the rate-limit queue to wait for its turn (most go at once and
+   * Runs when an attempt, retries included, has to wait for the limit in the rate-limit queue (most go at once and
    * never call it): for a page or a log that shows the wait. A hook that throws, or whose promise rejects before
    * the turn comes, fails the call when its turn comes, before anything is sent.
    */

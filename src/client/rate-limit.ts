@@ -1,5 +1,6 @@
 // A credential's rate limit, and the store that counts its sends: what a limit is, how a store is asked for a
-// send's turn and told of its answer, and the key it knows a credential by. The queue that asks it is
+// send's turn and told of its answer (each write run so that its failure costs only precision), and the key it
+// knows a credential by. The queue that asks it is
 // credential-queue.ts; the stores are this process's memory by default (memory-store.ts), or one that several
 // processes share (`ingestion-api/redis`).
 
@@ -93,3 +94,22 @@ export function paceWaitMs(waiting: number, limit: RateLimit | undefined): numbe
 export function credentialKey(interfaceName: string, baseUrl: string, credentialId: string): string {
   return `${interfaceName} ${new URL(baseUrl).origin} ${sha256(credentialId)}`;
 }
+
+/**
+ * Runs a store's write whose failure only costs precision, sync or async, without letting it throw or reject: the
+ * send stays counted from its take, or the pause unset, and the next take tells the calls what is wrong. Run at
+ * once (the next take must see the pause); what it returns settles when the write has, and a write done at once (the
+ * memory store's) costs no promise of its own.
+ */
+export function bestEffort(write: () => void | Promise<void>): Promise<void> {
+  try {
+    const written = write();
+    // Promise.resolve gives a promise as it is, and waits for any other thenable a store of one's own may return.
+    return written ? Promise.resolve(written).catch(ignore) : done;
+  } catch {
+    return done;
+  }
+}
+
+const done = Promise.resolve();
+const ignore = () => undefined;

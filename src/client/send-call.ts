@@ -215,14 +215,30 @@ export async function sendCall<T, Call extends OutgoingCall>(sender: Sender, cal
 }
 
 /**
- * An attempt's turn in the credential's queue: its ticket at once, as most get it, else a promise of it. The
- * onQueued hook is told when the attempt joins the queue, and what it throws (or its promise rejects with) fails
- * the call when its turn comes; the log says how long it waited.
+ * An attempt's turn in the credential's queue: its ticket at once, as most get it, else a promise of it. When the
+ * attempt has to wait for the limit, the log and the onQueued hook are told; what the hook throws (or its promise
+ * rejects with) fails the call when its turn comes, and the log says how long it waited.
  */
 function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: boolean, waitedMs: number): Ticket | Promise<Granted> {
   const { queue, rateLimit, maxRateLimitWaitMs, onQueued, log } = sender;
   const { policy } = call;
   let hookFailure: IngestionError | undefined;
+  let queuedAt: number | undefined;
+  const queued = (waiting: number) => {
+    queuedAt = performance.now();
+    log?.("info", `${attemptLabel(policy, retry)}: ${queuedLine(waiting, rateLimit)}`);
+    if (onQueued) {
+      const context = {
+        ...attemptContext(policy, retry),
+        waiting,
+        aboutMs: paceWaitMs(waiting, rateLimit),
+        maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
+      };
+      runQueuedHook(onQueued, policy, context, (failure) => {
+        hookFailure ??= failure;
+      });
+    }
+  };
   const turn = queue.turn({
     limit: rateLimit,
     signal: call.signal,
@@ -230,26 +246,9 @@ function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: bool
     maxWaitMs: maxRateLimitWaitMs,
     waitedMs,
     call: policy,
-    queued:
-      onQueued &&
-      ((waiting) =>
-        runQueuedHook(
-          onQueued,
-          policy,
-          {
-            ...attemptContext(policy, retry),
-            waiting,
-            aboutMs: paceWaitMs(waiting, rateLimit),
-            maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
-          },
-          (failure) => {
-            hookFailure ??= failure;
-          },
-        )),
+    queued: onQueued || log ? queued : undefined,
   });
   if (typeof turn === "string") return turn;
-  const queuedAt = log ? performance.now() : 0;
-  if (log) log("info", `${attemptLabel(policy, retry)}: ${queuedLine(queue.waiting, rateLimit)}`);
   return turn.then((granted) => {
     // Widened again: TypeScript does not see that the hook's callback may have set it during the wait.
     const failed = hookFailure as IngestionError | undefined;
@@ -257,7 +256,10 @@ function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: bool
       queue.release(granted.ticket);
       throw failed;
     }
-    log?.("info", `${attemptLabel(policy, retry)}: waited ${Math.round(performance.now() - queuedAt)} ms for its turn in the rate-limit queue`);
+    // Widened again, as above.
+    const since = queuedAt as number | undefined;
+    if (since !== undefined)
+      log?.("info", `${attemptLabel(policy, retry)}: waited ${Math.round(performance.now() - since)} ms for its turn in the rate-limit queue`);
     return granted;
   });
 }

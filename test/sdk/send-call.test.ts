@@ -48,6 +48,22 @@ function scripted(answers: Answer[] | ((url: string) => Response), config: Parti
   return { send: (call: OutgoingCall) => sendCall(sender, call, asAnswer), sent, lines, debugLines };
 }
 
+/**
+ * `store`, its takes answered later, as a store across a network (Redis) answers them: a turn of the event loop
+ * later, or after `roundTripMs` (the take is then made when the answer comes).
+ */
+function storeAnsweringTakesLater(store: RateLimitStore, roundTripMs?: number): RateLimitStore {
+  return {
+    take: (...args) =>
+      roundTripMs === undefined
+        ? Promise.resolve().then(() => store.take(...args))
+        : new Promise((resolve) => setTimeout(() => resolve(store.take(...args)), roundTripMs)),
+    answered: (...args) => store.answered(...args),
+    release: (...args) => store.release(...args),
+    limited: (...args) => store.limited(...args),
+  };
+}
+
 const policy = { label: "getPipe GET /v1/pipes/{pipeId}", operationId: "getPipe", timeoutMs: 5_000, maxRetries: 0 };
 function getPipe(overrides: Partial<OutgoingCall> = {}, retries = 0): OutgoingCall {
   return {
@@ -557,6 +573,112 @@ describe("what the hooks are told of the waits", () => {
     await vi.advanceTimersByTimeAsync(1_000);
     await Promise.all(calls);
     expect(sent).toHaveLength(5);
+  });
+
+  // A store across a network (Redis) answers every take later: a call under the limit waits for that answer, not for
+  // its turn, and is neither told nor logged as waiting. One the store refuses is, before it sleeps.
+  it("onQueued and the log tell only of a wait the limit asks for, with a store that answers takes later", async () => {
+    const later = storeAnsweringTakesLater(createMemoryRateLimitStore());
+    const queued: unknown[] = [];
+    const { send, sent, lines } = scripted(() => ok(), {
+      queue: new CredentialQueue(later, `send-call test ${++queues}`),
+      rateLimit: { requests: 2, intervalMs: 200 },
+      onQueued: (context) => queued.push(context),
+    });
+    vi.useFakeTimers();
+    await Promise.all([send(getPipe()), send(getPipe())]);
+    expect(queued).toEqual([]);
+    expect(lines.filter((line) => line.includes("for its turn"))).toEqual([]);
+    // The third is refused (two in 200 ms): told once, with how many wait, before its wait.
+    const third = send(getPipe());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(queued).toEqual([{ operationId: "getPipe", attempt: 1, waiting: 1, aboutMs: 200, maxRateLimitWaitMs: 60_000 }]);
+    expect(lines.filter((line) => line.includes("waits for its turn"))).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await third;
+    expect(sent).toHaveLength(3);
+    expect(queued).toHaveLength(1);
+    expect(lines.filter((line) => line.includes("waited"))).toHaveLength(1);
+  });
+
+  it("onQueued does not tell of a refusal the calls before got, once none of them waits", async () => {
+    const later = storeAnsweringTakesLater(createMemoryRateLimitStore());
+    const queued: number[] = [];
+    const { send, sent } = scripted(() => ok(), {
+      queue: new CredentialQueue(later, `send-call test ${++queues}`),
+      rateLimit: { requests: 1, intervalMs: 1_000 },
+      onQueued: ({ waiting }) => queued.push(waiting),
+    });
+    vi.useFakeTimers();
+    await send(getPipe());
+    // Refused, told, then cancelled: the queue is empty again.
+    const cancel = new AbortController();
+    const refused = send(getPipe({ signal: cancel.signal })).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(queued).toEqual([1]);
+    cancel.abort(new Error("cancelled"));
+    await refused;
+    // Windows later (the store widens one a little) the next call goes at once, after the store's answer: it never
+    // waited for the limit.
+    await vi.advanceTimersByTimeAsync(3_000);
+    await send(getPipe());
+    expect(queued).toEqual([1]);
+    expect(sent).toHaveLength(2);
+  });
+
+  // Without a log, too: the hook alone is told.
+  it("onQueued tells a call behind a refused one at once, and not one that queues after the refused one got its turn", async () => {
+    vi.useFakeTimers();
+    const queued: number[] = [];
+    let last: Promise<unknown> | undefined;
+    const { send, sent } = scripted(
+      () => {
+        // The fourth call's send, the turn just given, and the fifth's take still under way: a sixth call queues.
+        if (sent.length === 4) last = send(getPipe());
+        return ok();
+      },
+      {
+        queue: new CredentialQueue(storeAnsweringTakesLater(createMemoryRateLimitStore(), 1), `send-call test ${++queues}`),
+        rateLimit: { requests: 3, intervalMs: 200 },
+        onQueued: ({ waiting }) => queued.push(waiting),
+        log: undefined,
+      },
+    );
+    const first = [send(getPipe()), send(getPipe()), send(getPipe())];
+    await vi.advanceTimersByTimeAsync(10);
+    await Promise.all(first);
+    // The fourth is refused, and told; the fifth queues behind it while it waits, and is told at once.
+    const fourth = send(getPipe());
+    await vi.advanceTimersByTimeAsync(10);
+    expect(queued).toEqual([1]);
+    const fifth = send(getPipe());
+    expect(queued).toEqual([1, 2]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await Promise.all([fourth, fifth, last]);
+    expect(sent).toHaveLength(6);
+    // The sixth went after the store's answer, its window free: no wait for the limit.
+    expect(queued).toEqual([1, 2]);
+  });
+
+  it("onQueued is not told of a call that left the line while the calls before it were told", async () => {
+    vi.useFakeTimers();
+    const second = new AbortController();
+    const queued: number[] = [];
+    const { send, sent } = scripted(() => ok(), {
+      queue: new CredentialQueue(storeAnsweringTakesLater(createMemoryRateLimitStore()), `send-call test ${++queues}`),
+      rateLimit: { requests: 1, intervalMs: 1_000 },
+      // The first call told cancels the second, which waits behind it untold: the refusal tells them in turn.
+      onQueued: ({ waiting }) => {
+        queued.push(waiting);
+        second.abort(new Error("cancelled"));
+      },
+    });
+    await send(getPipe());
+    const calls = [send(getPipe()), send(getPipe({ signal: second.signal })).catch((error: unknown) => error)];
+    await vi.advanceTimersByTimeAsync(3_000);
+    await Promise.all(calls);
+    expect(queued).toEqual([1]);
+    expect(sent).toHaveLength(2);
   });
 
   it("onQueued's maxRateLimitWaitMs is what is left of the bound after the pauses the call already waited", async () => {
