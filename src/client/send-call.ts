@@ -224,21 +224,24 @@ function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: bool
   const { policy } = call;
   let hookFailure: IngestionError | undefined;
   let queuedAt: number | undefined;
-  const queued = (waiting: number) => {
-    queuedAt = performance.now();
-    log?.("info", `${attemptLabel(policy, retry)}: ${queuedLine(waiting, rateLimit)}`);
-    if (onQueued) {
-      const context = {
-        ...attemptContext(policy, retry),
-        waiting,
-        aboutMs: paceWaitMs(waiting, rateLimit),
-        maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
-      };
-      runQueuedHook(onQueued, policy, context, (failure) => {
-        hookFailure ??= failure;
-      });
-    }
-  };
+  // Made only for a client that listens: most calls never wait, and every call takes a turn.
+  const queued =
+    (onQueued || log) &&
+    ((waiting: number) => {
+      queuedAt = performance.now();
+      log?.("info", `${attemptLabel(policy, retry)}: ${queuedLine(waiting, rateLimit)}`);
+      if (onQueued) {
+        const context = {
+          ...attemptContext(policy, retry),
+          waiting,
+          aboutMs: paceWaitMs(waiting, rateLimit),
+          maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
+        };
+        runQueuedHook(onQueued, policy, context, (failure) => {
+          hookFailure ??= failure;
+        });
+      }
+    });
   const turn = queue.turn({
     limit: rateLimit,
     signal: call.signal,
@@ -246,7 +249,7 @@ function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: bool
     maxWaitMs: maxRateLimitWaitMs,
     waitedMs,
     call: policy,
-    queued: onQueued || log ? queued : undefined,
+    queued,
   });
   if (typeof turn === "string") return turn;
   return turn.then((granted) => {
