@@ -221,8 +221,9 @@ export class CredentialQueue {
             this.#fail(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
         }
         if (this.#waiters.length === 0) return;
-        // A copy: a hook told may abort its call, which leaves the line at once.
+        // A copy: a hook told may abort its call, which leaves the line at once (and may leave nobody to wait for).
         for (const waiter of [...this.#waiters]) this.#tell(waiter);
+        if (this.#waiters.length === 0) return;
         const from = performance.now();
         await this.#sleep(turn.waitMs);
         const to = performance.now();

@@ -27,7 +27,10 @@ export interface ResponseContext extends AttemptContext {
  * its turn, or it queues behind calls the store refused; not one that waits only for a shared store's answer).
  */
 export interface QueuedContext extends AttemptContext {
-  /** Its place in the credential's line in this client: the calls waiting ahead of it, and itself. */
+  /**
+   * Its place in the credential's line in this process, which every client of the credential shares: the calls
+   * ahead of it, and itself.
+   */
   waiting: number;
   /**
    * About how long until its turn, at the limit the client was told (`rateLimit`) and if nothing else of the

@@ -222,14 +222,19 @@ export async function sendCall<T, Call extends OutgoingCall>(sender: Sender, cal
 function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: boolean, waitedMs: number): Ticket | Promise<Granted> {
   const { queue, rateLimit, maxRateLimitWaitMs, onQueued, log } = sender;
   const { policy } = call;
-  let hookFailure: IngestionError | undefined;
+  // What failed while the call waited (its hook, or the log), thrown when its turn comes: never in the queue's way.
+  let failed: { error: unknown } | undefined;
   let queuedAt: number | undefined;
   // Made only for a client that listens: most calls never wait, and every call takes a turn.
   const queued =
     (onQueued || log) &&
     ((waiting: number) => {
       queuedAt = performance.now();
-      log?.("info", `${attemptLabel(policy, retry)}: ${queuedLine(waiting, rateLimit)}`);
+      try {
+        log?.("info", `${attemptLabel(policy, retry)}: ${queuedLine(waiting, rateLimit)}`);
+      } catch (error) {
+        failed ??= { error };
+      }
       if (onQueued) {
         const context = {
           ...attemptContext(policy, retry),
@@ -237,8 +242,8 @@ function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: bool
           aboutMs: paceWaitMs(waiting, rateLimit),
           maxRateLimitWaitMs: Math.max(0, maxRateLimitWaitMs - waitedMs),
         };
-        runQueuedHook(onQueued, policy, context, (failure) => {
-          hookFailure ??= failure;
+        runQueuedHook(onQueued, policy, context, (error) => {
+          failed ??= { error };
         });
       }
     });
@@ -253,11 +258,11 @@ function takeTurn(sender: Sender, call: OutgoingCall, retry: number, front: bool
   });
   if (typeof turn === "string") return turn;
   return turn.then((granted) => {
-    // Widened again: TypeScript does not see that the hook's callback may have set it during the wait.
-    const failed = hookFailure as IngestionError | undefined;
-    if (failed) {
+    // Widened again: TypeScript does not see that the callbacks may have set it during the wait.
+    const failure = failed as { error: unknown } | undefined;
+    if (failure) {
       queue.release(granted.ticket);
-      throw failed;
+      throw failure.error;
     }
     // Widened again, as above.
     const since = queuedAt as number | undefined;

@@ -681,6 +681,41 @@ describe("what the hooks are told of the waits", () => {
     expect(sent).toHaveLength(2);
   });
 
+  it("a call that onQueued cancels as the only one waiting leaves no wait behind it", async () => {
+    vi.useFakeTimers();
+    const own = new AbortController();
+    const { send } = scripted(() => ok(), {
+      queue: new CredentialQueue(storeAnsweringTakesLater(createMemoryRateLimitStore()), `send-call test ${++queues}`),
+      rateLimit: { requests: 1, intervalMs: 20_000 },
+      onQueued: () => own.abort(new Error("cancelled")),
+    });
+    await send(getPipe());
+    const cancelled = send(getPipe({ signal: own.signal })).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(await cancelled).toMatchObject({ message: "cancelled" });
+    // Nobody waits: no 20 s timer keeps the process alive.
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("a log that throws as a call starts to wait fails that call when its turn comes, and the line goes on", async () => {
+    vi.useFakeTimers();
+    let throws = 1;
+    const { send, sent } = scripted(() => ok(), {
+      queue: new CredentialQueue(storeAnsweringTakesLater(createMemoryRateLimitStore()), `send-call test ${++queues}`),
+      rateLimit: { requests: 1, intervalMs: 200 },
+      log: (_level, message) => {
+        if (message.includes("waits for its turn") && throws-- > 0) throw new Error("the logger is full");
+      },
+    });
+    await send(getPipe());
+    const calls = [send(getPipe()).catch((error: unknown) => error), send(getPipe())];
+    await vi.advanceTimersByTimeAsync(1_000);
+    const [failed] = await Promise.all(calls);
+    expect(failed).toMatchObject({ message: "the logger is full" });
+    // The failed call's turn went back, and the one behind it was sent.
+    expect(sent).toHaveLength(2);
+  });
+
   it("onQueued's maxRateLimitWaitMs is what is left of the bound after the pauses the call already waited", async () => {
     vi.useFakeTimers();
     const queued: number[] = [];
