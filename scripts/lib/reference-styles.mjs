@@ -56,8 +56,9 @@ div:has(> [data-component-name="Typography/H2"]) { flex: 1 0 auto; max-width: 10
  * - a block of code that scrolls sideways gets tabindex="0", so a keyboard reaches it to scroll (WCAG 2.1.1);
  * - the sidebar (the menu's highest ancestor short of the one that holds <main>) is a navigation landmark, so a
  *   screen reader can jump to it and past it;
- * - a heading that skips a level (Redoc goes from an operation's h2 to an h4) is given the level after the last
- *   heading's as its aria-level, so the outline a screen reader lists has no gap (WCAG 1.3.1).
+ * - a heading that skips a level (Redoc goes from an operation's h2 to an h4) is read one level under the heading
+ *   it stands under (its aria-level), so the outline a screen reader lists has no gap and keeps its order: an h5
+ *   then an h4 under an h2 both read as level 3 (WCAG 1.3.1).
  */
 export const referenceFixes = `<script id="ingestion-api-accessibility">
 (() => {
@@ -76,19 +77,24 @@ export const referenceFixes = `<script id="ingestion-api-accessibility">
       sidebar.setAttribute("role", "navigation");
       sidebar.setAttribute("aria-label", "Reference");
     }
-    let above = 0;
+    // The headings a screen reader lists, each under the nearest before it of a lower level of its own.
+    const under = [];
     for (const heading of document.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
-      if (heading.getClientRects().length === 0) continue;
+      // checkVisibility: Chrome 121, Firefox 125, Safari 17.4; before them, whether it takes up room at all.
+      const shown = heading.checkVisibility?.({ visibilityProperty: true }) ?? heading.getClientRects().length > 0;
+      if (!shown || heading.closest("[aria-hidden=true]")) continue;
       // Its own level, as Redoc made it: kept aside the first time, since aria-level is what it is read as after.
       const own = Number(heading.dataset.ownLevel ?? heading.tagName.slice(1));
-      const level = Math.min(own, above + 1);
+      while (under.length > 0 && under.at(-1).own >= own) under.pop();
+      const parent = under.at(-1);
+      const level = parent ? Math.min(own, parent.level + 1) : own;
       if (level !== own) {
         heading.dataset.ownLevel = String(own);
         if (heading.getAttribute("aria-level") !== String(level)) heading.setAttribute("aria-level", String(level));
       } else if (heading.dataset.ownLevel !== undefined) {
         heading.removeAttribute("aria-level");
       }
-      above = level;
+      under.push({ own, level });
     }
     for (const block of document.querySelectorAll("pre:not([tabindex])")) {
       if (block.scrollWidth > block.clientWidth || block.scrollHeight > block.clientHeight) block.setAttribute("tabindex", "0");

@@ -150,7 +150,7 @@ describe.each([
       let above = 0;
       const found: string[] = [];
       for (const heading of document.querySelectorAll("h1, h2, h3, h4, h5, h6")) {
-        if (heading.getClientRects().length === 0) continue;
+        if (!heading.checkVisibility({ visibilityProperty: true }) || heading.closest("[aria-hidden=true]")) continue;
         const level = Number(heading.getAttribute("aria-level") ?? heading.tagName.slice(1));
         if (level > above + 1) found.push(`${heading.tagName} "${heading.textContent?.trim().slice(0, 40)}" after level ${above}`);
         above = level;
