@@ -105,9 +105,9 @@ const waitOut = (ms: number): Step => wait(ms + 10);
 /**
  * The steps whose times (waits, and the intervals learned without a limit, which run to the end of a pause) count
  * down on each store's own clock, this process's monotonic one and Redis's TIME, from a moment each store saw a
- * little apart: a pause, or an answered send leaving its window. The stores begin each step of a scenario together,
- * so they are a step's round trips apart at most (a few milliseconds, more on a busy machine), and Redis counts in
- * whole milliseconds: those times are compared within 30 ms. Every other answer is compared exactly.
+ * little apart: a pause, or an answered send leaving its window. The stores make each call together (inStep), so
+ * they are a round trip apart at most (a few milliseconds, more on a busy machine), and Redis counts in whole
+ * milliseconds: those times are compared within 30 ms. Every other answer is compared exactly.
  */
 const timedSteps = new WeakSet<Step>();
 const timed = (step: Step): Step => {
@@ -116,18 +116,19 @@ const timed = (step: Step): Step => {
 };
 
 /**
- * Runs the steps against a fresh key of both stores, each step on both at once, so both see the same clock, and holds them to the same
+ * Runs the steps against a fresh key of both stores, each call on both at once, so both see the same clock, and holds them to the same
  * answers, exactly but for the times of the timed steps; resolves to the memory store's answers.
  */
 async function alike(steps: Step[], other: () => RateLimitStore = () => redisRateLimitStore(client as Redis, "stores-test")): Promise<unknown[]> {
   const memory = createMemoryRateLimitStore();
   const shared = other();
   const key = `rate-limit-stores.test ${keys++}`;
-  const runs: Run[] = [memory, shared].map((store) => ({ store, key, tickets: [] }));
+  const runs: Run[] = inStep([memory, shared]).map((store) => ({ store, key, tickets: [] }));
   const fromMemory: unknown[] = [];
   const fromRedis: unknown[] = [];
-  // Step by step, both at once: the Redis store's round trips make each step a little longer there, and run through
-  // apart those would add up over a scenario and move its later waits on one store alone.
+  // Step by step, both at once, and each call to a store beside the other store's same call (inStep): the Redis
+  // store's round trips make a step longer there, and apart they would move its later takes across a window's edge,
+  // or a budget's growth, on one store alone.
   for (const step of steps) {
     const [inMemory, inRedis] = await Promise.all(runs.map(step));
     fromMemory.push(inMemory);
@@ -138,6 +139,41 @@ async function alike(steps: Step[], other: () => RateLimitStore = () => redisRat
   expect(compared(fromRedis, steps, redisTimes)).toEqual(compared(fromMemory, steps, memoryTimes));
   for (const [index, ms] of redisTimes.entries()) expect(Math.abs(ms - (memoryTimes[index] as number))).toBeLessThanOrEqual(30);
   return fromMemory;
+}
+
+/**
+ * The two stores, each call of one made together with the same call (by count) of the other, so both count it from
+ * the same moment: the memory store answers at once, the other within a round trip. A call the other store's run does
+ * not make (the runs went apart: the test fails on their answers) goes alone after 100 ms.
+ */
+function inStep(stores: [RateLimitStore, RateLimitStore]): RateLimitStore[] {
+  const arrived: [number, number] = [0, 0];
+  const waiting: [Map<number, () => void>, Map<number, () => void>] = [new Map(), new Map()];
+  const meet = (side: 0 | 1): Promise<void> => {
+    const call = arrived[side]++;
+    const other = waiting[1 - side]?.get(call);
+    if (other) {
+      waiting[1 - side]?.delete(call);
+      other();
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const alone = setTimeout(resolve, 100);
+      waiting[side].set(call, () => {
+        clearTimeout(alone);
+        resolve();
+      });
+    });
+  };
+  return stores.map((store, index) => {
+    const side = index as 0 | 1;
+    return {
+      take: (...args) => meet(side).then(() => store.take(...args)),
+      answered: (...args) => meet(side).then(() => store.answered(...args)),
+      limited: (...args) => meet(side).then(() => store.limited(...args)),
+      release: (...args) => meet(side).then(() => store.release(...args)),
+    };
+  });
 }
 
 /** Answers as compared: every ticket alike, and the times of the timed steps apart, in `times`. */
