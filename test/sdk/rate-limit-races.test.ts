@@ -5,7 +5,8 @@
 // order: no request leaves after its call's abort, an aborted call rejects at once, every call settles, a
 // credential's calls are sent in the order they were made, the server never counts more than the limit in a
 // window, a retry after a 429 waits until the store has recorded that 429's pause (whose write may answer late),
-// and nothing of ours is left waiting once every call has settled.
+// nothing of ours is left waiting once every call has settled, and onQueued hears of no wait the store did not ask
+// for.
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createMemoryRateLimitStore } from "../../src/client/memory-store.js";
@@ -65,6 +66,7 @@ const properties = [
   "takes a retry's turn only once its 429's pause is recorded",
   "leaves no timer once every call settled",
   "counts only the sends made: a cancelled call's turn goes back",
+  "tells onQueued of a wait only when the store refused a turn",
 ] as const;
 
 interface Broken {
@@ -96,6 +98,9 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, pauses, server
   const callOfTicket = new Map<string, number>();
   // The calls whose 429's pause the store is still recording (its limited() has not answered yet).
   const pauseUnrecorded = new Set<number>();
+  // How many takes the store refused, and how many waits onQueued was told of: none told while none was refused.
+  let refusals = 0;
+  let told = 0;
   const store: RateLimitStore = {
     take(key, takenLimit) {
       credential = key;
@@ -105,6 +110,7 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, pauses, server
           throw new Error("the store failed");
         });
       const turn = memory.take(key, takenLimit);
+      if (typeof turn !== "string") refusals++;
       if (how === "sync") return turn;
       const answered = how === "late" ? new Promise<void>((resolve) => testTimer(resolve, 100)) : Promise.resolve();
       return answered.then(() => s.schedule(Promise.resolve(turn), `store answers ${JSON.stringify(turn)}`));
@@ -145,6 +151,11 @@ async function run(s: fc.Scheduler, { calls, store: storeAnswers, pauses, server
     rateLimitStore: store,
     maxRetries: 2,
     validateResponses: false,
+    onQueued: () => {
+      told++;
+      if (refusals === 0)
+        broken.push({ property: "tells onQueued of a wait only when the store refused a turn", what: `told of wait ${told} with no take refused` });
+    },
     // The hook runs when a call's attempt has its turn: the first attempts' hooks run in the order calls were made.
     onRequest: async (request, { attempt }) => {
       const call = callOf(request.url);
