@@ -9,7 +9,8 @@ import { sampleEnvironment } from "./sample-environment.js";
 /**
  * @typedef {{ baseUrl?: string, yourServer?: boolean, sandboxCredentials?: boolean, body?: unknown, url?: string, prefer?: string }} SampleOptions
  * `url` (path and query) and `body` replace the examples'; `baseUrl` replaces the default of the first server (a test's
- * proxy, a server the playground sends to; `yourServer` when it is the reader's, see sampleEnvironment); `sandboxCredentials` writes the sandbox's credentials and the base URL literally, reading no environment;
+ * proxy, a server the playground sends to; `yourServer` when it is the reader's, see sampleEnvironment);
+ * `sandboxCredentials` writes the sandbox's credentials and the base URL literally, reading no environment;
  * `prefer` is a `Prefer` header to send (`code=429`: the playground's failures on purpose), with a comment saying
  * whom it is for.
  */

@@ -41,11 +41,10 @@ export function sampleEnvironment(bundle, { operation }, baseUrl, yourServer = f
       { name: api.environment[option], fallback: sandboxCredentials[option] },
     ]),
   );
-  const names = [url, ...Object.values(credentials)].map((variable) => variable.name);
-  const listed = (all) => (all.length === 1 ? all[0] : `${all.slice(0, -1).join(", ")} and ${all.at(-1)}`);
   const credentialNames = Object.values(credentials).map((variable) => variable.name);
+  const listed = (all) => (all.length === 1 ? all[0] : `${all.slice(0, -1).join(", ")} and ${all.at(-1)}`);
   const comment = yourServer
     ? `Against ${url.fallback}: set ${listed(credentialNames)} to your credentials there (the sandbox's below only stand in for them).`
-    : `Against \`npx ingestion-api sandbox\` as it is; for a real server set ${listed(names)}.`;
+    : `Against \`npx ingestion-api sandbox\` as it is; for a real server set ${listed([url.name, ...credentialNames])}.`;
   return { api, basic: api.scheme === "Basic", url, credentials, comment };
 }
