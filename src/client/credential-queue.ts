@@ -220,8 +220,8 @@ export class CredentialQueue {
           if (waiter.waitedMs + chargedShare(turn, waiter.limit) * turn.waitMs > waiter.maxWaitMs)
             this.#fail(waiter, this.#tooLong(waiter.call, waiter.maxWaitMs, turn));
         }
-        if (this.#waiters.length === 0) return;
-        // A copy: a hook told may abort its call, which leaves the line at once (and may leave nobody to wait for).
+        // A copy: a hook told may abort its call, which leaves the line at once. Nobody left (failed, or cancelled by a
+        // hook), nothing to wait for.
         for (const waiter of [...this.#waiters]) this.#tell(waiter);
         if (this.#waiters.length === 0) return;
         const from = performance.now();
